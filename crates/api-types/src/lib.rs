@@ -1,0 +1,20 @@
+//! Wire types of the local API (`/v1` and `/ui`) and the error-code table.
+//!
+//! Shared by the service, the typed client, the CLI and the gateway, so that every
+//! side agrees on one shape. Every type here derives an OpenAPI schema; the service
+//! publishes them at `GET /v1/openapi.json`.
+
+mod error;
+mod meeting;
+mod misc;
+mod person;
+
+pub use error::{ErrorBody, ErrorCode, ErrorDetail};
+pub use meeting::*;
+pub use misc::*;
+pub use person::*;
+
+/// Header that marks a request as coming from the gateway (an agent request).
+pub const CLIENT_HEADER: &str = "x-recorder-client";
+/// Value of [`CLIENT_HEADER`] sent by `recorder-gateway`.
+pub const GATEWAY_CLIENT: &str = "gateway";

@@ -1,0 +1,147 @@
+//! Health, recording, pairing, ledger, policy and event shapes.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::Attendee;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    pub ok: bool,
+    pub version: String,
+    pub recording: RecordingState,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RecordingState {
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeting_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PromptRequest {
+    pub source_app: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub attendees: Option<Vec<Attendee>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PromptReply {
+    pub prompt_id: String,
+}
+
+/// The pending prompt, as carried by `prompt.shown`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Prompt {
+    pub prompt_id: String,
+    pub source_app: String,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub attendees: Vec<Attendee>,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartRequest {
+    pub source_app: String,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerRequest {
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StopReply {
+    pub meeting_id: String,
+    pub status: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// Absolute path, or a path starting with `~/`.
+    pub path: String,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairRequest {
+    /// The 6-digit code shown in the app.
+    pub code: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PairReply {
+    pub token: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LedgerEntry {
+    pub id: String,
+    pub at: i64,
+    pub method: String,
+    /// Scheme, host, port and path only: never a query string or credentials.
+    pub url: String,
+    pub host: String,
+    pub purpose: String,
+    /// HTTP status, null when no answer came back.
+    pub status: Option<u16>,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub duration_ms: u64,
+    /// ok, error or blocked
+    pub outcome: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Ledger {
+    pub entries: Vec<LedgerEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PolicyKeyValue {
+    pub key: String,
+    pub order: u32,
+    /// Null when Not Configured.
+    #[schema(value_type = Option<Object>)]
+    pub value: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PolicyInvalid {
+    pub key: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PolicyReport {
+    /// The organisation name, or `your organisation`.
+    pub managed_by: String,
+    pub keys: Vec<PolicyKeyValue>,
+    pub invalid: Vec<PolicyInvalid>,
+}
+
+/// `{ type, data, at }`: the data of every Server-Sent Event.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventEnvelope {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+    pub at: i64,
+}

@@ -1,0 +1,13 @@
+//! Pure domain model of `recorder`: identifiers, meeting status, channels, note kinds,
+//! managed policy keys and their validation, plans and token scopes.
+//!
+//! No I/O and no async here: every other crate builds on these types.
+
+pub mod ids;
+pub mod meeting;
+pub mod policy;
+pub mod text;
+
+pub use ids::{new_id, parse_id};
+pub use meeting::{Channel, LedgerEntry, MeetingStatus, NoteKind, Plan};
+pub use policy::{PolicyKey, PolicyValue, PolicyValues};

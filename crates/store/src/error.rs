@@ -1,0 +1,17 @@
+//! The store's error type.
+
+/// What can go wrong in the store. Callers map `NotFound` to 404 and everything
+/// else to an internal error whose message hides the details.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database schema is newer than this build (version {found}, known {known})")]
+    FutureSchema { found: i64, known: i64 },
+    #[error("stored data is malformed: {0}")]
+    Malformed(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;

@@ -1,0 +1,22 @@
+//! SQLite storage for `recorder`: migrations, one writer connection, a few reader
+//! connections, typed queries and the FTS5 search index.
+//!
+//! Every write runs in a `BEGIN IMMEDIATE` transaction on the single writer, so
+//! writers never deadlock on lock upgrades and a failed write leaves no half row.
+//! Readers see committed snapshots through WAL and never block the writer.
+
+mod error;
+mod ledger;
+mod meetings;
+mod migrations;
+mod parts;
+mod person;
+mod pool;
+mod search;
+
+pub use error::{StoreError, StoreResult};
+pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord, NewMeeting};
+pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
+pub use person::{PairingRecord, PromptRecord, PromptState};
+pub use pool::Store;
+pub use search::{fts_query, HitSource, SearchHit};

@@ -1,0 +1,215 @@
+//! The parts of a meeting: transcript segments, notes, action items and markers.
+
+use recorder_domain::text::strip_match_sentinels;
+use recorder_domain::Channel;
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::meetings::meeting_seq;
+use crate::{StoreError, StoreResult};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SegmentRecord {
+    pub channel: Channel,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
+pub type NewSegment = SegmentRecord;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteRecord {
+    pub id: String,
+    pub kind: String,
+    pub template_id: Option<String>,
+    pub content_md: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionItemRecord {
+    pub id: String,
+    pub text: String,
+    pub owner: String,
+    pub done: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkerRecord {
+    pub id: String,
+    pub at_ms: i64,
+    pub label: String,
+}
+
+impl crate::Store {
+    /// Appends transcript segments to a meeting in one transaction.
+    pub fn insert_segments(&self, meeting_id: &str, segments: &[NewSegment]) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for segment in segments {
+                insert.execute(params![
+                    seq,
+                    segment.channel.as_str(),
+                    segment.start_ms,
+                    segment.end_ms,
+                    strip_match_sentinels(&segment.text)
+                ])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The transcript of a meeting, in time order.
+    pub fn segments(&self, meeting_id: &str) -> StoreResult<Vec<SegmentRecord>> {
+        self.read(|db| {
+            let seq = meeting_seq(db, meeting_id)?;
+            let mut query = db.prepare_cached(
+                "SELECT channel, start_ms, end_ms, text FROM segments \
+                 WHERE meeting = ?1 ORDER BY start_ms, seq",
+            )?;
+            let rows = query.query_map([seq], |row| {
+                let channel: String = row.get(0)?;
+                Ok((channel, row.get(1)?, row.get(2)?, row.get(3)?))
+            })?;
+            rows.map(|row| {
+                let (channel, start_ms, end_ms, text) = row?;
+                let channel = Channel::parse(&channel)
+                    .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
+                Ok(SegmentRecord { channel, start_ms, end_ms, text })
+            })
+            .collect()
+        })
+    }
+
+    /// Adds a note, replacing an earlier note of the same kind (and template).
+    pub fn put_note(&self, meeting_id: &str, note: &NoteRecord, now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute(
+                "DELETE FROM notes WHERE meeting = ?1 AND kind = ?2 AND template_id IS ?3",
+                params![seq, note.kind, note.template_id],
+            )?;
+            tx.execute(
+                "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    note.id,
+                    seq,
+                    note.kind,
+                    note.template_id,
+                    strip_match_sentinels(&note.content_md),
+                    now
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Replaces the structured action items of a meeting.
+    pub fn replace_action_items(
+        &self,
+        meeting_id: &str,
+        items: &[ActionItemRecord],
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute("DELETE FROM action_items WHERE meeting = ?1", [seq])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO action_items (id, meeting, text, owner, done) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for item in items {
+                insert.execute(params![item.id, seq, item.text, item.owner, item.done])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Sets `done` on one action item of a meeting and returns the item.
+    pub fn set_action_item_done(
+        &self,
+        meeting_id: &str,
+        item_id: &str,
+        done: bool,
+    ) -> StoreResult<ActionItemRecord> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute(
+                "UPDATE action_items SET done = ?3 WHERE meeting = ?1 AND id = ?2",
+                params![seq, item_id, done],
+            )?;
+            tx.prepare_cached(
+                "SELECT id, text, owner, done FROM action_items WHERE meeting = ?1 AND id = ?2",
+            )?
+            .query_row(params![seq, item_id], read_item)
+            .optional()?
+            .ok_or(StoreError::NotFound)
+        })
+    }
+
+    pub fn insert_marker(&self, meeting_id: &str, marker: &MarkerRecord) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute(
+                "INSERT INTO markers (id, meeting, at_ms, label) VALUES (?1, ?2, ?3, ?4)",
+                params![marker.id, seq, marker.at_ms, marker.label],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Notes, action items and markers of a meeting, each in a stable order.
+    pub fn meeting_parts(
+        &self,
+        meeting_id: &str,
+    ) -> StoreResult<(Vec<NoteRecord>, Vec<ActionItemRecord>, Vec<MarkerRecord>)> {
+        self.read(|db| {
+            let seq = meeting_seq(db, meeting_id)?;
+            Ok((notes(db, seq)?, items(db, seq)?, markers(db, seq)?))
+        })
+    }
+}
+
+fn notes(db: &Connection, seq: i64) -> StoreResult<Vec<NoteRecord>> {
+    let mut query = db.prepare_cached(
+        "SELECT id, kind, template_id, content_md FROM notes WHERE meeting = ?1 ORDER BY seq",
+    )?;
+    let rows = query.query_map([seq], |row| {
+        Ok(NoteRecord {
+            id: row.get(0)?,
+            kind: row.get(1)?,
+            template_id: row.get(2)?,
+            content_md: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn items(db: &Connection, seq: i64) -> StoreResult<Vec<ActionItemRecord>> {
+    let mut query = db.prepare_cached(
+        "SELECT id, text, owner, done FROM action_items WHERE meeting = ?1 ORDER BY seq",
+    )?;
+    let rows = query.query_map([seq], read_item)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn markers(db: &Connection, seq: i64) -> StoreResult<Vec<MarkerRecord>> {
+    let mut query = db.prepare_cached(
+        "SELECT id, at_ms, label FROM markers WHERE meeting = ?1 ORDER BY at_ms, seq",
+    )?;
+    let rows = query.query_map([seq], |row| {
+        Ok(MarkerRecord { id: row.get(0)?, at_ms: row.get(1)?, label: row.get(2)? })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn read_item(row: &rusqlite::Row) -> rusqlite::Result<ActionItemRecord> {
+    Ok(ActionItemRecord {
+        id: row.get(0)?,
+        text: row.get(1)?,
+        owner: row.get(2)?,
+        done: row.get(3)?,
+    })
+}

@@ -1,0 +1,211 @@
+//! Records of the person's channel: record prompts and paired clients.
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use crate::{StoreError, StoreResult};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptState {
+    Pending,
+    Answered,
+    Expired,
+}
+
+impl PromptState {
+    fn as_str(self) -> &'static str {
+        match self {
+            PromptState::Pending => "pending",
+            PromptState::Answered => "answered",
+            PromptState::Expired => "expired",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "pending" => Some(PromptState::Pending),
+            "answered" => Some(PromptState::Answered),
+            "expired" => Some(PromptState::Expired),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptRecord {
+    pub id: String,
+    pub source_app: String,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub attendees: Vec<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub state: PromptState,
+    pub answer: Option<String>,
+    pub meeting_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairingRecord {
+    pub id: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+}
+
+const PROMPT_COLUMNS: &str =
+    "id, source_app, title, url, attendees_json, created_at, expires_at, state, answer, meeting_id";
+
+impl crate::Store {
+    /// Inserts a prompt unless one for the same URL is still pending, in which case
+    /// that one is returned. The check and the insert share one transaction.
+    pub fn insert_or_find_prompt(&self, prompt: &PromptRecord, now: i64) -> StoreResult<PromptRecord> {
+        self.write(|tx| {
+            if let Some(url) = &prompt.url {
+                let existing = tx
+                    .prepare_cached(&format!(
+                        "SELECT {PROMPT_COLUMNS} FROM prompts \
+                         WHERE url = ?1 AND state = 'pending' AND expires_at > ?2"
+                    ))?
+                    .query_row(params![url, now], read_prompt)
+                    .optional()?;
+                if let Some(existing) = existing {
+                    return existing;
+                }
+            }
+            let attendees = serde_json::to_string(&prompt.attendees)
+                .map_err(|error| StoreError::Malformed(error.to_string()))?;
+            tx.execute(
+                "INSERT INTO prompts (id, source_app, title, url, attendees_json, created_at, expires_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    prompt.id,
+                    prompt.source_app,
+                    prompt.title,
+                    prompt.url,
+                    attendees,
+                    prompt.created_at,
+                    prompt.expires_at
+                ],
+            )?;
+            Ok(prompt.clone())
+        })
+    }
+
+    pub fn prompt(&self, id: &str) -> StoreResult<PromptRecord> {
+        self.read(|db| {
+            db.prepare_cached(&format!("SELECT {PROMPT_COLUMNS} FROM prompts WHERE id = ?1"))?
+                .query_row([id], read_prompt)
+                .optional()?
+                .ok_or(StoreError::NotFound)?
+        })
+    }
+
+    /// Marks a pending prompt answered. Returns false when it was no longer pending.
+    pub fn answer_prompt(&self, id: &str, answer: &str, meeting_id: Option<&str>) -> StoreResult<bool> {
+        self.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE prompts SET state = 'answered', answer = ?2, meeting_id = ?3 \
+                 WHERE id = ?1 AND state = 'pending'",
+                params![id, answer, meeting_id],
+            )?;
+            Ok(changed == 1)
+        })
+    }
+
+    /// Moves every pending prompt whose time is up to `expired` and returns them.
+    pub fn expire_prompts(&self, now: i64) -> StoreResult<Vec<PromptRecord>> {
+        self.write(|tx| {
+            let expired = tx
+                .prepare_cached(&format!(
+                    "SELECT {PROMPT_COLUMNS} FROM prompts WHERE state = 'pending' AND expires_at <= ?1"
+                ))?
+                .query_map([now], read_prompt)?
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .collect::<StoreResult<Vec<_>>>()?;
+            tx.execute(
+                "UPDATE prompts SET state = ?2, answer = 'expired' \
+                 WHERE state = 'pending' AND expires_at <= ?1",
+                params![now, PromptState::Expired.as_str()],
+            )?;
+            Ok(expired)
+        })
+    }
+
+    pub fn insert_pairing(&self, id: &str, token_hash: &[u8], now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO pairings (id, token_hash, created_at) VALUES (?1, ?2, ?3)",
+                params![id, token_hash, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Live (not revoked) pairings with their token hashes, for the token cache.
+    pub fn live_pairing_hashes(&self) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        self.read(|db| {
+            let mut query =
+                db.prepare_cached("SELECT id, token_hash FROM pairings WHERE revoked_at IS NULL")?;
+            let rows = query.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    pub fn pairings(&self) -> StoreResult<Vec<PairingRecord>> {
+        self.read(|db| {
+            let mut query = db.prepare_cached(
+                "SELECT id, created_at, last_used_at FROM pairings \
+                 WHERE revoked_at IS NULL ORDER BY created_at DESC, id DESC",
+            )?;
+            let rows = query.query_map([], |row| {
+                Ok(PairingRecord { id: row.get(0)?, created_at: row.get(1)?, last_used_at: row.get(2)? })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    pub fn touch_pairing(&self, id: &str, now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            tx.execute("UPDATE pairings SET last_used_at = ?2 WHERE id = ?1", params![id, now])?;
+            Ok(())
+        })
+    }
+
+    /// Revokes a live pairing; `NotFound` when there is none by that id.
+    pub fn revoke_pairing(&self, id: &str, now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE pairings SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+                params![id, now],
+            )?;
+            if changed == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
+}
+
+fn read_prompt(row: &Row) -> rusqlite::Result<StoreResult<PromptRecord>> {
+    let attendees: String = row.get(4)?;
+    let state: String = row.get(7)?;
+    let attendees = match serde_json::from_str(&attendees) {
+        Ok(list) => list,
+        Err(error) => return Ok(Err(StoreError::Malformed(error.to_string()))),
+    };
+    let Some(state) = PromptState::parse(&state) else {
+        return Ok(Err(StoreError::Malformed(format!("prompt state {state}"))));
+    };
+    Ok(Ok(PromptRecord {
+        id: row.get(0)?,
+        source_app: row.get(1)?,
+        title: row.get(2)?,
+        url: row.get(3)?,
+        attendees,
+        created_at: row.get(5)?,
+        expires_at: row.get(6)?,
+        state,
+        answer: row.get(8)?,
+        meeting_id: row.get(9)?,
+    }))
+}

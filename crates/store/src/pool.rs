@@ -1,0 +1,92 @@
+//! The connection pool: one writer and a few readers, all on the same WAL database.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+use crate::{migrations, StoreResult};
+
+const READERS: usize = 4;
+
+/// The database. Cheap to share behind an `Arc`; every call blocks its thread, so
+/// async callers run it on a blocking thread.
+pub struct Store {
+    path: PathBuf,
+    // The writer lock serialises writes: SQLite allows one writer at a time anyway,
+    // and holding our own lock avoids busy-waiting inside SQLite.
+    writer: Mutex<Connection>,
+    // Each reader is locked only while one query runs; `next` spreads callers.
+    readers: Vec<Mutex<Connection>>,
+    next: AtomicUsize,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and applies migrations.
+    pub fn open(path: &Path) -> StoreResult<Store> {
+        let mut writer = Connection::open(path)?;
+        configure(&writer)?;
+        writer.pragma_update(None, "journal_mode", "WAL")?;
+        migrations::apply(&mut writer)?;
+        let mut readers = Vec::with_capacity(READERS);
+        for _ in 0..READERS {
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let reader = Connection::open_with_flags(path, flags)?;
+            configure(&reader)?;
+            readers.push(Mutex::new(reader));
+        }
+        Ok(Store {
+            path: path.to_path_buf(),
+            writer: Mutex::new(writer),
+            readers,
+            next: AtomicUsize::new(0),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `work` on a reader connection.
+    pub fn read<T>(&self, work: impl FnOnce(&Connection) -> StoreResult<T>) -> StoreResult<T> {
+        let reader = self.reader();
+        work(&reader)
+    }
+
+    /// Runs `work` in an immediate transaction on the writer; commits on `Ok`,
+    /// rolls back on `Err`.
+    pub fn write<T>(&self, work: impl FnOnce(&Transaction) -> StoreResult<T>) -> StoreResult<T> {
+        let mut writer = lock(&self.writer);
+        let transaction = writer.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = work(&transaction)?;
+        transaction.commit()?;
+        Ok(value)
+    }
+
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        let start = self.next.fetch_add(1, Ordering::Relaxed);
+        for offset in 0..self.readers.len() {
+            let index = (start + offset) % self.readers.len();
+            if let Ok(reader) = self.readers[index].try_lock() {
+                return reader;
+            }
+        }
+        lock(&self.readers[start % self.readers.len()])
+    }
+}
+
+fn configure(connection: &Connection) -> StoreResult<()> {
+    connection.busy_timeout(Duration::from_secs(5))?;
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
+    connection.set_prepared_statement_cache_capacity(64);
+    Ok(())
+}
+
+/// A poisoned lock only means another thread panicked while holding it; the
+/// connection itself is still usable (SQLite rolled back any open transaction).
+fn lock(mutex: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
