@@ -1,1 +1,198 @@
-//! placeholder
+//! The one way out. Every request `recorder` sends off the machine goes through
+//! [`Egress`], and every request it sends or refuses becomes an entry of the
+//! Privacy Ledger. A tidy test fails if any other crate builds an HTTP client.
+//!
+//! Ledger URLs keep scheme, host, port and path only: query strings, fragments and
+//! credentials never reach the ledger or the logs.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use recorder_domain::{new_id, LedgerEntry};
+pub use reqwest::Method;
+use url::Url;
+
+/// Where ledger entries go (the service writes them to the database).
+pub trait LedgerSink: Send + Sync {
+    fn record(&self, entry: LedgerEntry);
+}
+
+/// An outbound request.
+#[derive(Debug, Clone)]
+pub struct OutboundRequest {
+    pub method: Method,
+    pub url: Url,
+    /// Why the request is made, e.g. `notes` or `model-download`.
+    pub purpose: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub timeout: Duration,
+}
+
+impl OutboundRequest {
+    pub fn new(method: Method, url: Url, purpose: &str) -> Self {
+        OutboundRequest {
+            method,
+            url,
+            purpose: purpose.to_string(),
+            headers: Vec::new(),
+            body: Vec::new(),
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Whether policy lets a request go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Allow,
+    Block(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct OutboundResponse {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EgressError {
+    #[error("request refused: {0}")]
+    Blocked(String),
+    #[error("only http and https requests are sent")]
+    UnsupportedScheme,
+    #[error("request to {host} failed: {message}")]
+    Failed { host: String, message: String },
+}
+
+/// The outbound HTTP client and its ledger.
+pub struct Egress {
+    client: reqwest::Client,
+    ledger: Arc<dyn LedgerSink>,
+}
+
+impl Egress {
+    pub fn new(ledger: Arc<dyn LedgerSink>) -> Result<Self, EgressError> {
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("recorder/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|error| EgressError::Failed { host: String::new(), message: error.to_string() })?;
+        Ok(Egress { client, ledger })
+    }
+
+    /// Sends `request` unless `verdict` blocks it; records the outcome either way.
+    pub async fn send(
+        &self,
+        request: OutboundRequest,
+        verdict: Verdict,
+    ) -> Result<OutboundResponse, EgressError> {
+        let mut entry = self.entry_for(&request);
+        if !matches!(request.url.scheme(), "http" | "https") {
+            entry.outcome = "blocked".into();
+            self.ledger.record(entry);
+            return Err(EgressError::UnsupportedScheme);
+        }
+        if let Verdict::Block(reason) = verdict {
+            entry.outcome = "blocked".into();
+            tracing::info!(host = %entry.host, purpose = %entry.purpose, %reason, "outbound request blocked");
+            self.ledger.record(entry);
+            return Err(EgressError::Blocked(reason));
+        }
+        let started = Instant::now();
+        let result = self.perform(&request).await;
+        entry.duration_ms = started.elapsed().as_millis() as u64;
+        entry.bytes_sent = request.body.len() as u64;
+        let outcome = match result {
+            Ok(response) => {
+                entry.status = Some(response.status);
+                entry.bytes_received = response.body.len() as u64;
+                entry.outcome = if response.status < 400 { "ok" } else { "error" }.into();
+                Ok(response)
+            }
+            Err(message) => {
+                entry.outcome = "error".into();
+                Err(EgressError::Failed { host: entry.host.clone(), message })
+            }
+        };
+        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = %entry.outcome, "outbound request");
+        self.ledger.record(entry);
+        outcome
+    }
+
+    async fn perform(&self, request: &OutboundRequest) -> Result<OutboundResponse, String> {
+        let mut builder = self
+            .client
+            .request(request.method.clone(), request.url.clone())
+            .timeout(request.timeout)
+            .body(request.body.clone());
+        for (name, value) in &request.headers {
+            builder = builder.header(name, value);
+        }
+        // Errors from reqwest may quote the URL; keep only its kind of failure.
+        let response = builder.send().await.map_err(describe)?;
+        let status = response.status().as_u16();
+        let body = response.bytes().await.map_err(describe)?.to_vec();
+        Ok(OutboundResponse { status, body })
+    }
+
+    fn entry_for(&self, request: &OutboundRequest) -> LedgerEntry {
+        LedgerEntry {
+            id: new_id(),
+            at: now_ms(),
+            method: request.method.as_str().to_string(),
+            url: ledger_url(&request.url),
+            host: request.url.host_str().unwrap_or_default().to_string(),
+            purpose: request.purpose.clone(),
+            status: None,
+            bytes_sent: 0,
+            bytes_received: 0,
+            duration_ms: 0,
+            outcome: "error".into(),
+        }
+    }
+}
+
+fn describe(error: reqwest::Error) -> String {
+    let kind = if error.is_timeout() {
+        "timed out"
+    } else if error.is_connect() {
+        "could not connect"
+    } else if error.is_body() || error.is_decode() {
+        "reading the answer failed"
+    } else {
+        "request failed"
+    };
+    kind.to_string()
+}
+
+/// Scheme, host, port and path; no credentials, query or fragment.
+pub fn ledger_url(url: &Url) -> String {
+    let host = match url.host() {
+        Some(url::Host::Ipv6(address)) => format!("[{address}]"),
+        Some(host) => host.to_string(),
+        None => String::new(),
+    };
+    let port = url.port().map(|port| format!(":{port}")).unwrap_or_default();
+    format!("{}://{host}{port}{}", url.scheme(), url.path())
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ledger_urls_drop_secrets() {
+        let url = Url::parse("https://user:pw@api.example.com:8443/v1/chat?key=SECRET#frag").expect("url");
+        assert_eq!(ledger_url(&url), "https://api.example.com:8443/v1/chat");
+        let v6 = Url::parse("http://[::1]/x?y").expect("url");
+        assert_eq!(ledger_url(&v6), "http://[::1]/x");
+    }
+}

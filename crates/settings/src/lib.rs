@@ -1,1 +1,17 @@
-//! placeholder
+//! Settings of `recorder`: where the data folder is, `settings.json` (defaults,
+//! validation, merge patches, unknown keys kept), managed policy sources, and the
+//! effective settings that result when policy overrides the person's choices.
+//!
+//! This is the only crate that reads environment variables; see [`Environment`].
+
+mod data_dir;
+mod document;
+mod effective;
+mod environment;
+mod policy_source;
+
+pub use data_dir::{DataDir, DataDirError};
+pub use document::{Settings, SettingsDocument, SettingsError};
+pub use effective::{check_patch_against_policy, effective_settings, effective_typed, PolicyRefusal};
+pub use environment::Environment;
+pub use policy_source::{default_policy_source, JsonFilePolicy, PolicySource, PolicySourceError};

@@ -1,0 +1,71 @@
+//! Egress against a real HTTP server on loopback: what is sent, refused or failed
+//! is in the ledger, and nothing secret is.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::routing::post;
+use axum::Router;
+use recorder_domain::LedgerEntry;
+use recorder_egress::{Egress, LedgerSink, Method, OutboundRequest, Verdict};
+use url::Url;
+
+#[derive(Default)]
+struct Memory(Mutex<Vec<LedgerEntry>>);
+
+impl LedgerSink for Memory {
+    fn record(&self, entry: LedgerEntry) {
+        self.0.lock().expect("lock").push(entry);
+    }
+}
+
+async fn server(hits: Arc<AtomicUsize>) -> String {
+    let app = Router::new().route(
+        "/echo",
+        post(move |body: String| {
+            let hits = hits.clone();
+            async move {
+                hits.fetch_add(1, Ordering::SeqCst);
+                format!("got {}", body.len())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://user:secret@{address}/echo?token=SECRET")
+}
+
+#[tokio::test]
+async fn sent_blocked_and_failed_requests_are_all_in_the_ledger() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let base = server(hits.clone()).await;
+    let ledger = Arc::new(Memory::default());
+    let egress = Egress::new(ledger.clone()).expect("egress");
+
+    let mut request = OutboundRequest::new(Method::POST, Url::parse(&base).expect("url"), "notes");
+    request.body = b"hello".to_vec();
+    let response = egress.send(request.clone(), Verdict::Allow).await.expect("sent");
+    assert_eq!(response.status, 200);
+    assert_eq!(response.body, b"got 5");
+
+    let blocked = egress.send(request, Verdict::Block("ForceLocalModel".into())).await;
+    assert!(blocked.is_err());
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "a blocked request never leaves");
+
+    let closed = Url::parse("http://127.0.0.1:9/none").expect("url");
+    let failed = egress.send(OutboundRequest::new(Method::GET, closed, "model-download"), Verdict::Allow).await;
+    assert!(failed.is_err());
+
+    let entries = ledger.0.lock().expect("lock").clone();
+    let outcomes: Vec<&str> = entries.iter().map(|e| e.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["ok", "blocked", "error"]);
+    let sent = &entries[0];
+    assert_eq!((sent.method.as_str(), sent.status, sent.bytes_sent, sent.bytes_received), ("POST", Some(200), 5, 5));
+    assert_eq!(sent.purpose, "notes");
+    assert_eq!(sent.host, "127.0.0.1");
+    for entry in &entries {
+        assert!(!entry.url.contains("SECRET") && !entry.url.contains("secret"), "{}", entry.url);
+        assert!(!entry.url.contains('?'), "{}", entry.url);
+    }
+}

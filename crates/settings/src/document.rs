@@ -1,0 +1,331 @@
+//! `settings.json`: the person's own choices. Nested objects, defaults filled in,
+//! unknown keys kept, every known key checked for type and range.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::data_dir::write_atomic;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("{path} is not valid JSON: {source}")]
+    Syntax { path: PathBuf, source: serde_json::Error },
+    /// A known key has a value of the wrong type or out of range; names the key.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The typed view of the settings this build knows.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub general: General,
+    pub recording: Recording,
+    pub retention: Retention,
+    pub export: Export,
+    pub ai: Ai,
+    pub transcription: Transcription,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct General {
+    pub api_port: u16,
+    pub allow_remote_start: bool,
+    pub user_name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Recording {
+    pub auto_record_apps: Vec<String>,
+    pub language: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Retention {
+    pub keep_audio_days: Option<i64>,
+    pub delete_meetings_after_days: Option<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Export {
+    pub auto_export_markdown: bool,
+    pub folder: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Ai {
+    pub provider: String,
+    pub local_url: String,
+    pub model: Option<String>,
+    pub cloud_base_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Transcription {
+    pub model: String,
+    pub threads: Option<u32>,
+}
+
+pub const PROVIDERS: [&str; 4] = ["builtin", "local", "anthropic", "openai_compatible"];
+
+/// The defaults written to a new `settings.json`.
+pub fn defaults() -> Value {
+    json!({
+        "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me" },
+        "recording": { "auto_record_apps": [], "language": "en" },
+        "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
+        "export": { "auto_export_markdown": false, "folder": null },
+        "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
+        "transcription": { "model": "base.en", "threads": null }
+    })
+}
+
+/// The whole JSON document (unknown keys included) and its typed view.
+#[derive(Debug, Clone)]
+pub struct SettingsDocument {
+    document: Value,
+    typed: Settings,
+}
+
+impl SettingsDocument {
+    /// Reads `path`, filling in missing known keys; writes the file when it was
+    /// missing or lacked keys. A file that is not JSON, or whose known keys have
+    /// wrong values, is an error and is left untouched.
+    pub fn load_or_create(path: &Path) -> Result<Self, SettingsError> {
+        let existing = match std::fs::read(path) {
+            Ok(bytes) => Some(serde_json::from_slice::<Value>(&bytes).map_err(|source| {
+                SettingsError::Syntax { path: path.to_path_buf(), source }
+            })?),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => return Err(SettingsError::Read { path: path.to_path_buf(), source }),
+        };
+        let mut document = existing.clone().unwrap_or_else(defaults);
+        if !document.is_object() {
+            return Err(SettingsError::Invalid(format!("{} must hold a JSON object", path.display())));
+        }
+        fill_missing(&mut document, &defaults());
+        let loaded = Self::from_value(document)?;
+        if existing.as_ref() != Some(&loaded.document) {
+            loaded.save(path)?;
+        }
+        Ok(loaded)
+    }
+
+    /// Checks a whole document and builds its typed view.
+    pub fn from_value(document: Value) -> Result<Self, SettingsError> {
+        let typed = typed_view(&document)?;
+        validate(&typed)?;
+        Ok(SettingsDocument { document, typed })
+    }
+
+    pub fn value(&self) -> &Value {
+        &self.document
+    }
+
+    pub fn typed(&self) -> &Settings {
+        &self.typed
+    }
+
+    /// The document after an RFC 7396 merge patch, validated; `self` is unchanged.
+    pub fn patched(&self, patch: &Value) -> Result<Self, SettingsError> {
+        if !patch.is_object() {
+            return Err(SettingsError::Invalid("settings patch must be a JSON object".into()));
+        }
+        let mut document = self.document.clone();
+        merge_patch(&mut document, patch);
+        // Removing a known key with null restores its default.
+        fill_missing(&mut document, &defaults());
+        Self::from_value(document)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
+        let mut text = serde_json::to_vec_pretty(&self.document)
+            .map_err(|error| SettingsError::Invalid(error.to_string()))?;
+        text.push(b'\n');
+        write_atomic(path, &text, None)
+            .map_err(|source| SettingsError::Write { path: path.to_path_buf(), source })
+    }
+}
+
+/// RFC 7396: objects merge recursively, `null` removes, anything else replaces.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(target) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                target.remove(key);
+            } else {
+                merge_patch(target.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+    }
+}
+
+/// Deserializes section by section so the error names the section that is wrong.
+/// Adds every key of `defaults` that `target` lacks, recursively; keeps the rest.
+fn fill_missing(target: &mut Value, defaults: &Value) {
+    let (Value::Object(target), Value::Object(defaults)) = (target, defaults) else {
+        return;
+    };
+    for (key, default) in defaults {
+        match target.get_mut(key) {
+            Some(existing) => fill_missing(existing, default),
+            None => {
+                target.insert(key.clone(), default.clone());
+            }
+        }
+    }
+}
+
+fn typed_view(document: &Value) -> Result<Settings, SettingsError> {
+    fn section<T: for<'a> Deserialize<'a>>(document: &Value, name: &str) -> Result<T, SettingsError> {
+        let value = document.get(name).cloned().unwrap_or(Value::Null);
+        serde_json::from_value(value).map_err(|error| {
+            SettingsError::Invalid(format!("settings: {name}: {}", clean_serde_message(&error)))
+        })
+    }
+    Ok(Settings {
+        general: section(document, "general")?,
+        recording: section(document, "recording")?,
+        retention: section(document, "retention")?,
+        export: section(document, "export")?,
+        ai: section(document, "ai")?,
+        transcription: section(document, "transcription")?,
+    })
+}
+
+fn clean_serde_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.find(" at line ") {
+        Some(index) => text[..index].to_string(),
+        None => text,
+    }
+}
+
+fn validate(settings: &Settings) -> Result<(), SettingsError> {
+    let fail = |message: &str| Err(SettingsError::Invalid(format!("settings: {message}")));
+    if settings.general.api_port == 0 {
+        return fail("general.api_port must be between 1 and 65535");
+    }
+    let name = settings.general.user_name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return fail("general.user_name must have 1 to 100 characters");
+    }
+    if settings.recording.auto_record_apps.iter().any(|app| app.trim().is_empty() || app.len() > 200) {
+        return fail("recording.auto_record_apps must hold names of 1 to 200 characters");
+    }
+    for (key, days) in [
+        ("retention.keep_audio_days", settings.retention.keep_audio_days),
+        ("retention.delete_meetings_after_days", settings.retention.delete_meetings_after_days),
+    ] {
+        if matches!(days, Some(days) if !(1..=36500).contains(&days)) {
+            return fail(&format!("{key} must be null (Forever) or 1 to 36500"));
+        }
+    }
+    if let Some(folder) = &settings.export.folder {
+        if !(folder.starts_with('/') || folder.starts_with("~/") || folder == "~") {
+            return fail("export.folder must be an absolute path or start with ~/");
+        }
+    }
+    if !PROVIDERS.contains(&settings.ai.provider.as_str()) {
+        return fail("ai.provider must be builtin, local, anthropic or openai_compatible");
+    }
+    if url_host(&settings.ai.local_url).is_none() {
+        return fail("ai.local_url must be an http:// or https:// URL");
+    }
+    if matches!(settings.transcription.threads, Some(threads) if threads == 0 || threads > 256) {
+        return fail("transcription.threads must be null (automatic) or 1 to 256");
+    }
+    Ok(())
+}
+
+/// The host of an http(s) URL, lower-cased, without brackets; `None` otherwise.
+pub(crate) fn url_host(url: &str) -> Option<String> {
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"))?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?;
+    let host = if let Some(bracketed) = authority.strip_prefix('[') {
+        bracketed.split(']').next()?
+    } else {
+        authority.split(':').next()?
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_file_is_created_with_defaults() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("settings.json");
+        let settings = SettingsDocument::load_or_create(&path).expect("load");
+        assert_eq!(settings.typed().general.api_port, 47321);
+        let written: Value = serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+        assert_eq!(written, defaults());
+    }
+
+    #[test]
+    fn unknown_keys_survive_load_and_patch() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("settings.json");
+        std::fs::write(&path, r#"{"general":{"api_port":5000,"theme":"dark"},"plugins":{"x":1}}"#)
+            .expect("write");
+        let settings = SettingsDocument::load_or_create(&path).expect("load");
+        assert_eq!(settings.typed().general.api_port, 5000);
+        let patched = settings.patched(&json!({"general": {"user_name": "Ada"}})).expect("patch");
+        assert_eq!(patched.value()["general"]["theme"], "dark");
+        assert_eq!(patched.value()["plugins"]["x"], 1);
+        assert_eq!(patched.typed().general.user_name, "Ada");
+        let written: Value = serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+        assert_eq!(written["plugins"]["x"], 1);
+    }
+
+    #[test]
+    fn wrong_types_and_ranges_name_the_key() {
+        let base = SettingsDocument::from_value(defaults()).expect("defaults");
+        let error = base.patched(&json!({"general": {"api_port": "x"}})).expect_err("type");
+        assert!(error.to_string().contains("general"), "{error}");
+        let error = base.patched(&json!({"retention": {"keep_audio_days": 0}})).expect_err("range");
+        assert!(error.to_string().contains("retention.keep_audio_days"), "{error}");
+        let error = base.patched(&json!({"ai": {"provider": "skynet"}})).expect_err("enum");
+        assert!(error.to_string().contains("ai.provider"), "{error}");
+    }
+
+    #[test]
+    fn null_restores_a_default() {
+        let base = SettingsDocument::from_value(defaults()).expect("defaults");
+        let named = base.patched(&json!({"general": {"user_name": "Ada"}})).expect("patch");
+        let reset = named.patched(&json!({"general": {"user_name": null}})).expect("reset");
+        assert_eq!(reset.typed().general.user_name, "Me");
+    }
+
+    #[test]
+    fn corrupt_file_is_an_error_and_left_alone() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("settings.json");
+        std::fs::write(&path, "{not json").expect("write");
+        assert!(matches!(SettingsDocument::load_or_create(&path), Err(SettingsError::Syntax { .. })));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "{not json");
+    }
+
+    #[test]
+    fn url_hosts() {
+        assert_eq!(url_host("http://127.0.0.1:11434/v1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(url_host("https://user:pw@Example.com/x").as_deref(), Some("example.com"));
+        assert_eq!(url_host("http://[::1]:8080").as_deref(), Some("::1"));
+        assert_eq!(url_host("ftp://x"), None);
+    }
+}

@@ -1,0 +1,220 @@
+//! Effective settings: the person's settings with managed policy applied.
+//!
+//! A setting that a configured policy key forces appears in the effective JSON as
+//! `{ value, managed: true, managed_by }`; the person cannot change it through
+//! `/ui/settings` to anything but the forced value.
+
+use recorder_domain::{PolicyKey, PolicyValues};
+use serde_json::{json, Value};
+
+use crate::document::{url_host, Settings, SettingsDocument};
+
+/// One setting forced by a policy key.
+struct Override {
+    /// Dotted path, e.g. `general.allow_remote_start`.
+    path: &'static str,
+    key: PolicyKey,
+    value: Value,
+}
+
+/// Why a settings change was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyRefusal {
+    pub key: PolicyKey,
+    pub setting: String,
+    pub message: String,
+}
+
+fn overrides(settings: &Settings, policy: &PolicyValues) -> Vec<Override> {
+    let mut forced = Vec::new();
+    let mut force = |path, key, value| forced.push(Override { path, key, value });
+    if policy.is_true(PolicyKey::DisableAgentRecording) {
+        force("general.allow_remote_start", PolicyKey::DisableAgentRecording, json!(false));
+    }
+    if policy.is_true(PolicyKey::DisableAutoRecordApps) {
+        force("recording.auto_record_apps", PolicyKey::DisableAutoRecordApps, json!([]));
+    }
+    if policy.is_true(PolicyKey::DisableAutoExport) {
+        force("export.auto_export_markdown", PolicyKey::DisableAutoExport, json!(false));
+    }
+    if let Some(cap) = policy.retention_cap_days() {
+        let retention = &settings.retention;
+        for (path, days) in [
+            ("retention.keep_audio_days", retention.keep_audio_days),
+            ("retention.delete_meetings_after_days", retention.delete_meetings_after_days),
+        ] {
+            // Forever and longer choices become the cap; shorter ones are kept.
+            if days.is_none_or(|days| days > cap) {
+                force(path, PolicyKey::MaxRetentionDays, json!(cap));
+            }
+        }
+    }
+    if let Some(key) = provider_refusal(&settings.ai.provider, &settings.ai.local_url, policy) {
+        force("ai.provider", key, json!("builtin"));
+    }
+    forced
+}
+
+/// The policy key that refuses this notes provider, if any. The loopback test here
+/// is by name; resolving host names is the notes providers' job.
+fn provider_refusal(provider: &str, local_url: &str, policy: &PolicyValues) -> Option<PolicyKey> {
+    let cloud = matches!(provider, "anthropic" | "openai_compatible");
+    if cloud && policy.is_true(PolicyKey::ForceLocalModel) {
+        return Some(PolicyKey::ForceLocalModel);
+    }
+    if cloud && policy.is_true(PolicyKey::DisableCloudAIKeys) {
+        return Some(PolicyKey::DisableCloudAIKeys);
+    }
+    let remote_local = provider == "local" && !url_host(local_url).is_some_and(|h| is_loopback_name(&h));
+    if remote_local && policy.is_true(PolicyKey::ForceLocalModel) {
+        return Some(PolicyKey::ForceLocalModel);
+    }
+    None
+}
+
+fn is_loopback_name(host: &str) -> bool {
+    host == "localhost"
+        || host == "::1"
+        || host
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|address| address.is_loopback())
+}
+
+/// The settings as they are in force: plain values where the person decides,
+/// `{ value, managed: true, managed_by }` where policy does.
+pub fn effective_settings(document: &SettingsDocument, policy: &PolicyValues) -> Value {
+    let mut effective = document.value().clone();
+    let managed_by = policy.organization_name().unwrap_or("your organisation").to_string();
+    for forced in overrides(document.typed(), policy) {
+        let wrapped = json!({ "value": forced.value, "managed": true, "managed_by": managed_by });
+        set_path(&mut effective, forced.path, wrapped);
+    }
+    effective
+}
+
+/// The typed settings with policy applied, for decisions in code.
+pub fn effective_typed(document: &SettingsDocument, policy: &PolicyValues) -> Settings {
+    let mut value = document.value().clone();
+    for forced in overrides(document.typed(), policy) {
+        set_path(&mut value, forced.path, forced.value);
+    }
+    SettingsDocument::from_value(value)
+        .map(|effective| effective.typed().clone())
+        .unwrap_or_else(|_| document.typed().clone())
+}
+
+/// Refuses a change that sets a managed setting to anything but its forced value.
+pub fn check_patch_against_policy(
+    current: &SettingsDocument,
+    patched: &SettingsDocument,
+    policy: &PolicyValues,
+) -> Result<(), PolicyRefusal> {
+    for forced in overrides(patched.typed(), policy) {
+        let before = get_path(current.value(), forced.path);
+        let after = get_path(patched.value(), forced.path);
+        if after != before && after != Some(&forced.value) {
+            return Err(PolicyRefusal {
+                key: forced.key,
+                setting: forced.path.to_string(),
+                message: format!(
+                    "{} is set by the managed policy {} ({})",
+                    forced.path,
+                    forced.key.name(),
+                    policy.managed_by()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn get_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(value, |node, part| node.get(part))
+}
+
+fn set_path(value: &mut Value, path: &str, new: Value) {
+    let mut node = value;
+    let mut parts = path.split('.').peekable();
+    while let Some(part) = parts.next() {
+        if !node.is_object() {
+            *node = json!({});
+        }
+        let Some(object) = node.as_object_mut() else { return };
+        if parts.peek().is_none() {
+            object.insert(part.to_string(), new);
+            return;
+        }
+        node = object.entry(part.to_string()).or_insert_with(|| json!({}));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::defaults;
+    use recorder_domain::policy::RawPolicyValue;
+
+    fn policy(entries: &[(&str, RawPolicyValue)]) -> PolicyValues {
+        PolicyValues::from_raw(entries.iter().map(|(k, v)| (*k, v.clone())))
+    }
+
+    fn settings(patch: Value) -> SettingsDocument {
+        SettingsDocument::from_value(defaults())
+            .and_then(|doc| doc.patched(&patch))
+            .expect("settings")
+    }
+
+    #[test]
+    fn agent_recording_policy_forces_remote_start_off() {
+        let doc = settings(json!({"general": {"allow_remote_start": true}}));
+        let managed = policy(&[
+            ("DisableAgentRecording", RawPolicyValue::Bool(true)),
+            ("OrganizationName", RawPolicyValue::Text("Acme".into())),
+        ]);
+        let effective = effective_settings(&doc, &managed);
+        assert_eq!(
+            effective["general"]["allow_remote_start"],
+            json!({"value": false, "managed": true, "managed_by": "Acme"})
+        );
+        assert!(!effective_typed(&doc, &managed).general.allow_remote_start);
+        let unmanaged = effective_settings(&doc, &PolicyValues::default());
+        assert_eq!(unmanaged["general"]["allow_remote_start"], json!(true));
+    }
+
+    #[test]
+    fn retention_cap_keeps_shorter_choices() {
+        let cap = policy(&[("MaxRetentionDays", RawPolicyValue::Integer(30))]);
+        let doc = settings(json!({"retention": {"keep_audio_days": 7}}));
+        let effective = effective_settings(&doc, &cap);
+        assert_eq!(effective["retention"]["keep_audio_days"], json!(7));
+        assert_eq!(effective["retention"]["delete_meetings_after_days"]["value"], json!(30));
+        let refused = check_patch_against_policy(&doc, &doc.patched(&json!({"retention": {"keep_audio_days": 90}})).expect("p"), &cap);
+        assert_eq!(refused.expect_err("refused").key, PolicyKey::MaxRetentionDays);
+        let shorter = doc.patched(&json!({"retention": {"keep_audio_days": 3}})).expect("p");
+        assert!(check_patch_against_policy(&doc, &shorter, &cap).is_ok());
+        let no_cap = policy(&[("MaxRetentionDays", RawPolicyValue::Integer(0))]);
+        assert_eq!(effective_settings(&doc, &no_cap)["retention"]["delete_meetings_after_days"], Value::Null);
+    }
+
+    #[test]
+    fn cloud_providers_refused_under_either_key_local_only_under_force() {
+        let doc = settings(json!({"ai": {"provider": "local", "local_url": "http://10.0.0.5:11434"}}));
+        let force = policy(&[("ForceLocalModel", RawPolicyValue::Bool(true))]);
+        let keys_off = policy(&[("DisableCloudAIKeys", RawPolicyValue::Bool(true))]);
+        assert_eq!(effective_typed(&doc, &force).ai.provider, "builtin");
+        assert_eq!(effective_typed(&doc, &keys_off).ai.provider, "local");
+        let cloud = doc.patched(&json!({"ai": {"provider": "anthropic"}})).expect("p");
+        let refusal = check_patch_against_policy(&doc, &cloud, &keys_off).expect_err("refused");
+        assert!(refusal.message.contains("Managed by your organisation"), "{}", refusal.message);
+    }
+
+    #[test]
+    fn unchanged_managed_values_do_not_block_other_changes() {
+        let doc = settings(json!({"general": {"allow_remote_start": true}}));
+        let managed = policy(&[("DisableAgentRecording", RawPolicyValue::Bool(true))]);
+        let other = doc.patched(&json!({"general": {"user_name": "Ada"}})).expect("p");
+        assert!(check_patch_against_policy(&doc, &other, &managed).is_ok());
+        let forced_value = doc.patched(&json!({"general": {"allow_remote_start": false}})).expect("p");
+        assert!(check_patch_against_policy(&doc, &forced_value, &managed).is_ok());
+    }
+}

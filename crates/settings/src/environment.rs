@@ -1,0 +1,51 @@
+//! The process environment, read once. Nothing else in the workspace calls
+//! `std::env::var`, so every input from the environment is listed here.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    /// `RECORDER_DATA_DIR`
+    pub data_dir: Option<PathBuf>,
+    /// `RECORDER_POLICY_PATH`
+    pub policy_path: Option<PathBuf>,
+    /// `RECORDER_POLICY_REFRESH_SECS`
+    pub policy_refresh_secs: Option<String>,
+    /// `RECORDER_MODEL_PATH`
+    pub model_path: Option<PathBuf>,
+    /// `RUST_LOG`-style log filter: `RECORDER_LOG`
+    pub log_filter: Option<String>,
+    pub home: Option<PathBuf>,
+    pub xdg_data_home: Option<PathBuf>,
+    pub appdata: Option<PathBuf>,
+}
+
+impl Environment {
+    pub fn from_process() -> Self {
+        let path = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let text = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        Environment {
+            data_dir: path("RECORDER_DATA_DIR"),
+            policy_path: path("RECORDER_POLICY_PATH"),
+            policy_refresh_secs: text("RECORDER_POLICY_REFRESH_SECS"),
+            model_path: path("RECORDER_MODEL_PATH"),
+            log_filter: text("RECORDER_LOG"),
+            home: path("HOME").or_else(|| path("USERPROFILE")),
+            xdg_data_home: path("XDG_DATA_HOME"),
+            appdata: path("APPDATA"),
+        }
+    }
+
+    /// The policy refresh period: 60 s unless `RECORDER_POLICY_REFRESH_SECS` says
+    /// otherwise (a whole number of seconds, at least 1).
+    pub fn policy_refresh(&self) -> Duration {
+        let seconds = self
+            .policy_refresh_secs
+            .as_deref()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .filter(|seconds| *seconds >= 1)
+            .unwrap_or(60);
+        Duration::from_secs(seconds)
+    }
+}

@@ -1,0 +1,207 @@
+//! Where managed policy comes from: a JSON file (`RECORDER_POLICY_PATH`, or
+//! `/etc/recorder/policies.json` on Linux), the macOS managed-preferences plist, or
+//! the Windows registry under `HKLM\SOFTWARE\Policies\Recorder`.
+
+use std::path::{Path, PathBuf};
+
+use recorder_domain::policy::RawPolicyValue;
+use serde_json::Value;
+
+use crate::Environment;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PolicySourceError {
+    #[error("cannot read policy {0}: {1}")]
+    Read(String, String),
+    #[error("policy {0} is malformed: {1}")]
+    Malformed(String, String),
+}
+
+/// A source of managed policy. `Ok(vec![])` means nothing is configured.
+pub trait PolicySource: Send + Sync {
+    fn load(&self) -> Result<Vec<(String, RawPolicyValue)>, PolicySourceError>;
+    /// Where the values come from, for logs and diagnostics.
+    fn describe(&self) -> String;
+}
+
+/// A flat JSON object keyed by policy key names.
+pub struct JsonFilePolicy {
+    pub path: PathBuf,
+}
+
+impl PolicySource for JsonFilePolicy {
+    fn load(&self) -> Result<Vec<(String, RawPolicyValue)>, PolicySourceError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(PolicySourceError::Read(self.describe(), error.to_string())),
+        };
+        let value: Value = serde_json::from_slice(&bytes)
+            .map_err(|error| PolicySourceError::Malformed(self.describe(), error.to_string()))?;
+        let Value::Object(entries) = value else {
+            return Err(PolicySourceError::Malformed(self.describe(), "not a JSON object".into()));
+        };
+        Ok(entries.into_iter().map(|(key, value)| (key, raw_from_json(&value))).collect())
+    }
+
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+fn raw_from_json(value: &Value) -> RawPolicyValue {
+    match value {
+        Value::Null => RawPolicyValue::Null,
+        Value::Bool(flag) => RawPolicyValue::Bool(*flag),
+        Value::Number(number) => match number.as_i64() {
+            Some(integer) => RawPolicyValue::Integer(integer),
+            None => RawPolicyValue::Float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(text) => RawPolicyValue::Text(text.clone()),
+        Value::Array(_) => RawPolicyValue::Other("an array"),
+        Value::Object(_) => RawPolicyValue::Other("an object"),
+    }
+}
+
+/// The policy source for this platform, unless `RECORDER_POLICY_PATH` names a file.
+pub fn default_policy_source(environment: &Environment) -> Box<dyn PolicySource> {
+    if let Some(path) = &environment.policy_path {
+        return Box::new(JsonFilePolicy { path: path.clone() });
+    }
+    platform_source(environment)
+}
+
+#[cfg(target_os = "macos")]
+fn platform_source(environment: &Environment) -> Box<dyn PolicySource> {
+    Box::new(macos::ManagedPreferences::new(environment))
+}
+
+#[cfg(windows)]
+fn platform_source(_environment: &Environment) -> Box<dyn PolicySource> {
+    Box::new(windows::RegistryPolicy)
+}
+
+#[cfg(not(any(target_os = "macos", windows)))]
+fn platform_source(_environment: &Environment) -> Box<dyn PolicySource> {
+    Box::new(JsonFilePolicy { path: Path::new("/etc/recorder/policies.json").to_path_buf() })
+}
+
+#[cfg(target_os = "macos")]
+mod macos {
+    //! macOS: `/Library/Managed Preferences/<user>/app.recorder.desktop.plist` first,
+    //! then `/Library/Managed Preferences/app.recorder.desktop.plist`.
+    use super::*;
+
+    pub struct ManagedPreferences {
+        candidates: Vec<PathBuf>,
+    }
+
+    impl ManagedPreferences {
+        pub fn new(environment: &Environment) -> Self {
+            let root = Path::new("/Library/Managed Preferences");
+            let mut candidates = Vec::new();
+            let user = environment.home.as_ref().and_then(|home| home.file_name()).map(|n| n.to_owned());
+            if let Some(user) = user {
+                candidates.push(root.join(user).join("app.recorder.desktop.plist"));
+            }
+            candidates.push(root.join("app.recorder.desktop.plist"));
+            ManagedPreferences { candidates }
+        }
+    }
+
+    impl PolicySource for ManagedPreferences {
+        fn load(&self) -> Result<Vec<(String, RawPolicyValue)>, PolicySourceError> {
+            let Some(path) = self.candidates.iter().find(|path| path.exists()) else {
+                return Ok(Vec::new());
+            };
+            let value = plist::Value::from_file(path)
+                .map_err(|error| PolicySourceError::Malformed(path.display().to_string(), error.to_string()))?;
+            let Some(dictionary) = value.into_dictionary() else {
+                return Err(PolicySourceError::Malformed(path.display().to_string(), "not a dictionary".into()));
+            };
+            Ok(dictionary.into_iter().map(|(key, value)| (key, raw_from_plist(value))).collect())
+        }
+
+        fn describe(&self) -> String {
+            "macOS managed preferences (app.recorder.desktop)".into()
+        }
+    }
+
+    fn raw_from_plist(value: plist::Value) -> RawPolicyValue {
+        match value {
+            plist::Value::Boolean(flag) => RawPolicyValue::Bool(flag),
+            plist::Value::Integer(number) => number
+                .as_signed()
+                .map(RawPolicyValue::Integer)
+                .unwrap_or(RawPolicyValue::Other("an integer out of range")),
+            plist::Value::Real(number) => RawPolicyValue::Float(number),
+            plist::Value::String(text) => RawPolicyValue::Text(text),
+            _ => RawPolicyValue::Other("an unsupported plist value"),
+        }
+    }
+}
+
+#[cfg(windows)]
+mod windows {
+    //! Windows: values under `HKLM\SOFTWARE\Policies\Recorder`. DWORDs are booleans
+    //! (0/1) for boolean keys and integers for `MaxRetentionDays`.
+    use super::*;
+    use recorder_domain::policy::PolicyType;
+    use recorder_domain::PolicyKey;
+    use winreg::enums::HKEY_LOCAL_MACHINE;
+    use winreg::RegKey;
+
+    pub struct RegistryPolicy;
+
+    impl PolicySource for RegistryPolicy {
+        fn load(&self) -> Result<Vec<(String, RawPolicyValue)>, PolicySourceError> {
+            let machine = RegKey::predef(HKEY_LOCAL_MACHINE);
+            let Ok(key) = machine.open_subkey("SOFTWARE\\Policies\\Recorder") else {
+                return Ok(Vec::new());
+            };
+            let mut entries = Vec::new();
+            for policy in PolicyKey::ALL {
+                let raw = match policy.value_type() {
+                    PolicyType::Text => key.get_value::<String, _>(policy.name()).ok().map(RawPolicyValue::Text),
+                    PolicyType::Boolean => key.get_value::<u32, _>(policy.name()).ok().map(|v| match v {
+                        0 => RawPolicyValue::Bool(false),
+                        1 => RawPolicyValue::Bool(true),
+                        _ => RawPolicyValue::Other("a DWORD other than 0 or 1"),
+                    }),
+                    PolicyType::Integer => key
+                        .get_value::<u32, _>(policy.name())
+                        .ok()
+                        .map(|v| RawPolicyValue::Integer(v as i32 as i64)),
+                };
+                if let Some(raw) = raw {
+                    entries.push((policy.name().to_string(), raw));
+                }
+            }
+            Ok(entries)
+        }
+
+        fn describe(&self) -> String {
+            "HKLM\\SOFTWARE\\Policies\\Recorder".into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_file_values_and_missing_file() {
+        let temp = tempfile::tempdir().expect("temp");
+        let source = JsonFilePolicy { path: temp.path().join("policies.json") };
+        assert!(source.load().expect("missing is empty").is_empty());
+        std::fs::write(&source.path, r#"{"OrganizationName":"Acme","MaxRetentionDays":30,"X":1.5,"Y":[1]}"#)
+            .expect("write");
+        let entries = source.load().expect("load");
+        assert!(entries.contains(&("MaxRetentionDays".into(), RawPolicyValue::Integer(30))));
+        assert!(entries.contains(&("X".into(), RawPolicyValue::Float(1.5))));
+        assert!(entries.contains(&("Y".into(), RawPolicyValue::Other("an array"))));
+        std::fs::write(&source.path, "[]").expect("write");
+        assert!(matches!(source.load(), Err(PolicySourceError::Malformed(..))));
+    }
+}
