@@ -1,1 +1,274 @@
-//! placeholder
+//! Typed HTTP client for the local API (`/v1`) and the person's channel (`/ui`),
+//! used by the CLI and the gateway. It talks to loopback only: it refuses any base
+//! URL that is not 127.0.0.1, localhost or [::1], so it can never carry a token off
+//! the machine (outbound requests are the egress crate's alone).
+
+use recorder_api_types as api;
+use reqwest::{Method, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use url::Url;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("the recorder service is not running at {0} (start it with `recorder serve`)")]
+    Unreachable(String),
+    #[error("{message}")]
+    Api {
+        status: u16,
+        code: String,
+        message: String,
+    },
+    #[error("unexpected answer from the service: {0}")]
+    Decode(String),
+    #[error("refusing to send a token to {0}: only loopback addresses are allowed")]
+    NotLoopback(String),
+}
+
+pub type ClientResult<T> = Result<T, ClientError>;
+
+/// A client bound to one base URL and one bearer token.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Url,
+    token: String,
+    extra_headers: Vec<(String, String)>,
+}
+
+impl Client {
+    pub fn new(base: &str, token: &str) -> ClientResult<Self> {
+        let base = Url::parse(base).map_err(|_| ClientError::NotLoopback(base.to_string()))?;
+        let loopback = match base.host() {
+            Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+            Some(url::Host::Ipv4(address)) => address.is_loopback(),
+            Some(url::Host::Ipv6(address)) => address.is_loopback(),
+            None => false,
+        };
+        if !loopback || base.scheme() != "http" {
+            return Err(ClientError::NotLoopback(base.to_string()));
+        }
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|error| ClientError::Decode(error.to_string()))?;
+        Ok(Client {
+            http,
+            base,
+            token: token.to_string(),
+            extra_headers: Vec::new(),
+        })
+    }
+
+    /// Adds a header to every request (the gateway marks itself with it).
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.extra_headers
+            .push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn base(&self) -> &Url {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let mut url = self.base.clone();
+        url.set_path(path);
+        let mut builder = self.http.request(method, url).bearer_auth(&self.token);
+        for (name, value) in &self.extra_headers {
+            builder = builder.header(name, value);
+        }
+        builder
+    }
+
+    async fn send(&self, builder: RequestBuilder) -> ClientResult<Response> {
+        let response = builder
+            .send()
+            .await
+            .map_err(|_| ClientError::Unreachable(self.base.to_string()))?;
+        if response.status().is_success() {
+            return Ok(response);
+        }
+        let status = response.status().as_u16();
+        let body = response.bytes().await.unwrap_or_default();
+        Err(match serde_json::from_slice::<api::ErrorBody>(&body) {
+            Ok(error) => ClientError::Api {
+                status,
+                code: error.error.code,
+                message: error.error.message,
+            },
+            Err(_) => ClientError::Api {
+                status,
+                code: "unknown".into(),
+                message: format!("HTTP {status}"),
+            },
+        })
+    }
+
+    async fn json<T: DeserializeOwned>(&self, builder: RequestBuilder) -> ClientResult<T> {
+        let response = self.send(builder).await?;
+        response
+            .json()
+            .await
+            .map_err(|error| ClientError::Decode(error.to_string()))
+    }
+
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+    ) -> ClientResult<T> {
+        self.json(self.request(Method::GET, path).query(query))
+            .await
+    }
+
+    pub async fn get_text(&self, path: &str, query: &[(&str, String)]) -> ClientResult<String> {
+        let response = self
+            .send(self.request(Method::GET, path).query(query))
+            .await?;
+        response
+            .text()
+            .await
+            .map_err(|error| ClientError::Decode(error.to_string()))
+    }
+
+    pub async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> ClientResult<T> {
+        self.json(self.request(Method::POST, path).json(body)).await
+    }
+
+    pub async fn patch<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> ClientResult<T> {
+        self.json(self.request(Method::PATCH, path).json(body))
+            .await
+    }
+
+    pub async fn delete(&self, path: &str) -> ClientResult<()> {
+        self.send(self.request(Method::DELETE, path))
+            .await
+            .map(|_| ())
+    }
+
+    // Typed calls of the local API.
+
+    pub async fn health(&self) -> ClientResult<api::Health> {
+        self.get("/v1/health", &[]).await
+    }
+
+    pub async fn meetings(&self, query: &[(&str, String)]) -> ClientResult<api::MeetingList> {
+        self.get("/v1/meetings", query).await
+    }
+
+    pub async fn meeting(&self, id: &str) -> ClientResult<api::Meeting> {
+        self.get(&format!("/v1/meetings/{}", segment(id)), &[])
+            .await
+    }
+
+    pub async fn delete_meeting(&self, id: &str) -> ClientResult<()> {
+        self.delete(&format!("/v1/meetings/{}", segment(id))).await
+    }
+
+    pub async fn transcript_text(&self, id: &str, format: &str) -> ClientResult<String> {
+        let path = format!("/v1/meetings/{}/transcript", segment(id));
+        self.get_text(&path, &[("format", format.to_string())])
+            .await
+    }
+
+    pub async fn search(&self, q: &str, limit: Option<i64>) -> ClientResult<api::SearchResults> {
+        let mut query = vec![("q", q.to_string())];
+        if let Some(limit) = limit {
+            query.push(("limit", limit.to_string()));
+        }
+        self.get("/v1/search", &query).await
+    }
+
+    pub async fn settings(&self) -> ClientResult<Value> {
+        self.get("/v1/settings", &[]).await
+    }
+
+    pub async fn policy(&self) -> ClientResult<api::PolicyReport> {
+        self.get("/v1/policy", &[]).await
+    }
+
+    pub async fn ledger(&self) -> ClientResult<api::Ledger> {
+        self.get("/v1/ledger", &[]).await
+    }
+
+    // The person's channel (with `ui_token`).
+
+    pub async fn login_link(&self) -> ClientResult<api::LoginLink> {
+        self.post("/ui/login-links", &serde_json::json!({})).await
+    }
+
+    pub async fn pairing_code(&self) -> ClientResult<api::PairingCode> {
+        self.post("/ui/pairing-code", &serde_json::json!({})).await
+    }
+
+    pub async fn pairings(&self) -> ClientResult<api::Pairings> {
+        self.get("/ui/pairings", &[]).await
+    }
+
+    pub async fn revoke_pairing(&self, id: &str) -> ClientResult<()> {
+        self.delete(&format!("/ui/pairings/{}", segment(id))).await
+    }
+
+    pub async fn patch_settings(&self, patch: &Value) -> ClientResult<Value> {
+        self.patch("/ui/settings", patch).await
+    }
+
+    pub async fn install_license(
+        &self,
+        license: &api::LicenseFile,
+    ) -> ClientResult<api::PlanReply> {
+        self.post(
+            "/ui/license",
+            &api::LicenseRequest {
+                license: license.clone(),
+            },
+        )
+        .await
+    }
+}
+
+/// Percent-encodes an id for use as one path segment.
+fn segment(id: &str) -> String {
+    url::form_urlencoded::byte_serialize(id.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_bases_are_accepted() {
+        assert!(Client::new("http://127.0.0.1:47321", "t").is_ok());
+        assert!(Client::new("http://localhost:1", "t").is_ok());
+        assert!(Client::new("http://[::1]:1", "t").is_ok());
+        for bad in [
+            "http://example.com",
+            "https://127.0.0.1",
+            "http://127.0.0.1.nip.io",
+            "nonsense",
+        ] {
+            assert!(
+                matches!(Client::new(bad, "t"), Err(ClientError::NotLoopback(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_cannot_escape_their_path_segment() {
+        assert_eq!(segment("../x y"), "..%2Fx%20y");
+    }
+}

@@ -111,9 +111,7 @@ impl PolicyKey {
         }
         let value = match (self.value_type(), raw) {
             (PolicyType::Boolean, RawPolicyValue::Bool(flag)) => PolicyValue::Bool(*flag),
-            (PolicyType::Integer, RawPolicyValue::Integer(number)) => {
-                PolicyValue::Integer(*number)
-            }
+            (PolicyType::Integer, RawPolicyValue::Integer(number)) => PolicyValue::Integer(*number),
             (PolicyType::Text, RawPolicyValue::Text(text)) => PolicyValue::Text(text.clone()),
             (expected, _) => {
                 return Err(format!(
@@ -307,7 +305,10 @@ mod tests {
     fn organisation_name_limits_and_message() {
         let named = policy(&[("OrganizationName", RawPolicyValue::Text("Acme".into()))]);
         assert_eq!(named.managed_by(), "Managed by Acme");
-        assert_eq!(PolicyValues::default().managed_by(), "Managed by your organisation");
+        assert_eq!(
+            PolicyValues::default().managed_by(),
+            "Managed by your organisation"
+        );
         let long = policy(&[("OrganizationName", RawPolicyValue::Text("x".repeat(81)))]);
         assert_eq!(long.organization_name(), None);
         let exact = policy(&[("OrganizationName", RawPolicyValue::Text("é".repeat(80)))]);
@@ -321,7 +322,13 @@ mod tests {
             ("DisableEverything", RawPolicyValue::Bool(true)),
         ]);
         assert_eq!(values.get(PolicyKey::DisableAutoExport), None);
-        assert_eq!(values.invalid, vec![("DisableEverything".to_string(), "unknown policy key".to_string())]);
+        assert_eq!(
+            values.invalid,
+            vec![(
+                "DisableEverything".to_string(),
+                "unknown policy key".to_string()
+            )]
+        );
     }
 
     #[test]

@@ -77,7 +77,10 @@ impl Egress {
             .user_agent(concat!("recorder/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(Duration::from_secs(10))
             .build()
-            .map_err(|error| EgressError::Failed { host: String::new(), message: error.to_string() })?;
+            .map_err(|error| EgressError::Failed {
+                host: String::new(),
+                message: error.to_string(),
+            })?;
         Ok(Egress { client, ledger })
     }
 
@@ -112,7 +115,10 @@ impl Egress {
             }
             Err(message) => {
                 entry.outcome = "error".into();
-                Err(EgressError::Failed { host: entry.host.clone(), message })
+                Err(EgressError::Failed {
+                    host: entry.host.clone(),
+                    message,
+                })
             }
         };
         tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = %entry.outcome, "outbound request");
@@ -173,7 +179,10 @@ pub fn ledger_url(url: &Url) -> String {
         Some(host) => host.to_string(),
         None => String::new(),
     };
-    let port = url.port().map(|port| format!(":{port}")).unwrap_or_default();
+    let port = url
+        .port()
+        .map(|port| format!(":{port}"))
+        .unwrap_or_default();
     format!("{}://{host}{port}{}", url.scheme(), url.path())
 }
 
@@ -190,7 +199,8 @@ mod tests {
 
     #[test]
     fn ledger_urls_drop_secrets() {
-        let url = Url::parse("https://user:pw@api.example.com:8443/v1/chat?key=SECRET#frag").expect("url");
+        let url = Url::parse("https://user:pw@api.example.com:8443/v1/chat?key=SECRET#frag")
+            .expect("url");
         assert_eq!(ledger_url(&url), "https://api.example.com:8443/v1/chat");
         let v6 = Url::parse("http://[::1]/x?y").expect("url");
         assert_eq!(ledger_url(&v6), "http://[::1]/x");

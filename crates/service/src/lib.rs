@@ -1,1 +1,147 @@
-//! placeholder
+//! The `recorder` service: owns the database, serves the loopback API (`/v1`) and
+//! the person's channel (`/ui`), and runs the background components (policy
+//! refresh, prompt expiry). `recorder serve` calls [`Service::bind`] then
+//! [`Service::serve`].
+
+mod clock;
+mod convert;
+mod error;
+mod events;
+mod extract;
+mod guard;
+mod handlers;
+mod license;
+mod managed;
+mod pairing;
+mod render;
+mod router;
+mod sessions;
+mod state;
+mod tasks;
+mod tokens;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, RwLock};
+
+use anyhow::Context;
+use recorder_settings::{default_policy_source, DataDir, Environment, SettingsDocument};
+use recorder_store::Store;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::managed::{PolicyHandle, SettingsHandle};
+use crate::state::{AppState, Shared, Tokens};
+
+pub use crate::router::BODY_LIMIT;
+
+/// How to start the service.
+pub struct Config {
+    pub data_dir: DataDir,
+    /// `--port`; otherwise `general.api_port` from settings.json.
+    pub port: Option<u16>,
+    pub environment: Environment,
+}
+
+/// A service bound to its port, ready to serve.
+pub struct Service {
+    listener: TcpListener,
+    state: AppState,
+}
+
+/// The port is taken: the message the contract asks for.
+#[derive(Debug, thiserror::Error)]
+#[error("address in use: 127.0.0.1:{0} is taken by another program (change general.api_port or use --port)")]
+pub struct AddressInUse(pub u16);
+
+impl Service {
+    /// Prepares the data folder, tokens, settings, database and policy, and binds
+    /// 127.0.0.1. Fails with [`AddressInUse`] when the port is taken.
+    pub async fn bind(config: Config, shutdown: CancellationToken) -> anyhow::Result<Service> {
+        let data_dir = config.data_dir;
+        data_dir.prepare()?;
+        let api = tokens::ensure_token(&data_dir, &data_dir.api_token())?;
+        let ui = tokens::ensure_token(&data_dir, &data_dir.ui_token())?;
+        let settings = SettingsDocument::load_or_create(&data_dir.settings())?;
+        let port = config.port.unwrap_or(settings.typed().general.api_port);
+        let listener = match TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => listener,
+            Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => {
+                tracing::error!(port, "address in use");
+                return Err(AddressInUse(port).into());
+            }
+            Err(error) => return Err(error).context(format!("cannot listen on 127.0.0.1:{port}")),
+        };
+        let store = Arc::new(Store::open(&data_dir.database()).with_context(|| {
+            format!("cannot open the database {}", data_dir.database().display())
+        })?);
+        let paired = store
+            .live_pairing_hashes()?
+            .into_iter()
+            .filter_map(|(id, hash)| <[u8; 32]>::try_from(hash).ok().map(|hash| (hash, id)));
+        let state = AppState(Arc::new(Shared {
+            version: env!("CARGO_PKG_VERSION"),
+            port: listener.local_addr()?.port(),
+            settings: SettingsHandle::new(data_dir.settings(), settings),
+            policy: PolicyHandle::load(default_policy_source(&config.environment)),
+            events: events::EventBus::new(),
+            tokens: Tokens {
+                api,
+                ui,
+                paired: RwLock::new(paired.collect::<HashMap<_, _>>()),
+            },
+            pairing_codes: pairing::PairingCodes::default(),
+            sessions: sessions::Sessions::default(),
+            license: load_license(&data_dir),
+            store,
+            data_dir,
+            environment: config.environment,
+            shutdown,
+        }));
+        Ok(Service { listener, state })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until the shutdown token is cancelled, then finishes open requests.
+    pub async fn serve(self) -> anyhow::Result<()> {
+        let state = self.state;
+        let shutdown = state.shutdown.clone();
+        let refresh = state.environment.policy_refresh();
+        let tasks = [
+            tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
+            tokio::spawn(tasks::expire_prompts(state.clone())),
+        ];
+        axum::serve(self.listener, router::app(state))
+            .with_graceful_shutdown(shutdown.clone().cancelled_owned())
+            .await
+            .context("the API server stopped")?;
+        shutdown.cancel();
+        for task in tasks {
+            if let Err(error) = task.await {
+                tracing::error!(%error, "a background task ended abnormally");
+            }
+        }
+        tracing::info!("service stopped");
+        Ok(())
+    }
+}
+
+fn load_license(data_dir: &DataDir) -> license::LicenseState {
+    let state = license::LicenseState::default();
+    let Ok(bytes) = std::fs::read(data_dir.license()) else {
+        return state;
+    };
+    match serde_json::from_slice(&bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|file| license::verify(&file, clock::now_ms()).map_err(|e| e.to_string()))
+    {
+        Ok(payload) => state.set(payload),
+        Err(error) => {
+            tracing::warn!(%error, "license.json is not a valid licence; the Free plan applies")
+        }
+    }
+    state
+}

@@ -19,11 +19,17 @@ pub struct Environment {
     pub home: Option<PathBuf>,
     pub xdg_data_home: Option<PathBuf>,
     pub appdata: Option<PathBuf>,
+    /// `PATH`, to find helper programs such as `ffmpeg`.
+    pub search_path: Option<std::ffi::OsString>,
 }
 
 impl Environment {
     pub fn from_process() -> Self {
-        let path = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let path = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         let text = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         Environment {
             data_dir: path("RECORDER_DATA_DIR"),
@@ -34,7 +40,16 @@ impl Environment {
             home: path("HOME").or_else(|| path("USERPROFILE")),
             xdg_data_home: path("XDG_DATA_HOME"),
             appdata: path("APPDATA"),
+            search_path: std::env::var_os("PATH"),
         }
+    }
+
+    /// The full path of an executable found on `PATH`.
+    pub fn find_program(&self, name: &str) -> Option<PathBuf> {
+        let search_path = self.search_path.as_ref()?;
+        std::env::split_paths(search_path)
+            .flat_map(|folder| [folder.join(name), folder.join(format!("{name}.exe"))])
+            .find(|candidate| candidate.is_file())
     }
 
     /// The policy refresh period: 60 s unless `RECORDER_POLICY_REFRESH_SECS` says

@@ -149,7 +149,12 @@ pub(crate) fn meeting_seq(db: &Connection, id: &str) -> StoreResult<i64> {
         .ok_or(StoreError::NotFound)
 }
 
-fn apply_changes(tx: &Transaction, seq: i64, changes: &MeetingChanges, now: i64) -> StoreResult<()> {
+fn apply_changes(
+    tx: &Transaction,
+    seq: i64,
+    changes: &MeetingChanges,
+    now: i64,
+) -> StoreResult<()> {
     if let Some(title) = &changes.title {
         tx.execute(
             "UPDATE meetings SET title = ?2 WHERE seq = ?1",
@@ -157,7 +162,10 @@ fn apply_changes(tx: &Transaction, seq: i64, changes: &MeetingChanges, now: i64)
         )?;
     }
     if let Some(starred) = changes.starred {
-        tx.execute("UPDATE meetings SET starred = ?2 WHERE seq = ?1", params![seq, starred])?;
+        tx.execute(
+            "UPDATE meetings SET starred = ?2 WHERE seq = ?1",
+            params![seq, starred],
+        )?;
     }
     if let Some(tags) = &changes.tags {
         replace_tags(tx, seq, tags)?;
@@ -165,13 +173,17 @@ fn apply_changes(tx: &Transaction, seq: i64, changes: &MeetingChanges, now: i64)
     if let Some(attendees) = &changes.attendees {
         replace_attendees(tx, seq, attendees)?;
     }
-    tx.execute("UPDATE meetings SET updated_at = ?2 WHERE seq = ?1", params![seq, now])?;
+    tx.execute(
+        "UPDATE meetings SET updated_at = ?2 WHERE seq = ?1",
+        params![seq, now],
+    )?;
     Ok(())
 }
 
 fn replace_tags(tx: &Transaction, seq: i64, tags: &[String]) -> StoreResult<()> {
     tx.execute("DELETE FROM tags WHERE meeting = ?1", [seq])?;
-    let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO tags (meeting, tag) VALUES (?1, ?2)")?;
+    let mut insert =
+        tx.prepare_cached("INSERT OR IGNORE INTO tags (meeting, tag) VALUES (?1, ?2)")?;
     for tag in tags {
         insert.execute(params![seq, tag])?;
     }
@@ -201,7 +213,12 @@ pub(crate) fn meeting_by_id(db: &Connection, id: &str) -> StoreResult<MeetingRec
 fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
     let matching = match query.q.as_deref().map(fts_query) {
         // The query had no searchable word: nothing can match it.
-        Some(None) => return Ok(MeetingPage { meetings: Vec::new(), total: 0 }),
+        Some(None) => {
+            return Ok(MeetingPage {
+                meetings: Vec::new(),
+                total: 0,
+            })
+        }
         Some(Some(expression)) => Some(expression),
         None => None,
     };
@@ -213,7 +230,9 @@ fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
         "(?1 IS NULL OR started_at >= ?1) AND (?2 IS NULL OR started_at < ?2) {text_filter}"
     );
     let total: i64 = db
-        .prepare_cached(&format!("{prefix} SELECT count(*) FROM meetings WHERE {filter}"))?
+        .prepare_cached(&format!(
+            "{prefix} SELECT count(*) FROM meetings WHERE {filter}"
+        ))?
         .query_row(params![query.from, query.to, matching], |row| row.get(0))?;
     let mut statement = db.prepare_cached(&format!(
         "{prefix} SELECT {COLUMNS} FROM meetings WHERE {filter} \
@@ -240,7 +259,11 @@ const MATCHES_CTE: &str = "WITH matches(meeting) AS ( \
         WHERE notes_fts MATCH ?3 \
     UNION SELECT rowid FROM titles_fts WHERE titles_fts MATCH ?3)";
 
-fn with_people(db: &Connection, seq: i64, mut meeting: MeetingRecord) -> StoreResult<MeetingRecord> {
+fn with_people(
+    db: &Connection,
+    seq: i64,
+    mut meeting: MeetingRecord,
+) -> StoreResult<MeetingRecord> {
     meeting.attendees = db
         .prepare_cached("SELECT name FROM attendees WHERE meeting = ?1 ORDER BY position")?
         .query_map([seq], |row| row.get(0))?

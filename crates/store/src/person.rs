@@ -57,7 +57,11 @@ const PROMPT_COLUMNS: &str =
 impl crate::Store {
     /// Inserts a prompt unless one for the same URL is still pending, in which case
     /// that one is returned. The check and the insert share one transaction.
-    pub fn insert_or_find_prompt(&self, prompt: &PromptRecord, now: i64) -> StoreResult<PromptRecord> {
+    pub fn insert_or_find_prompt(
+        &self,
+        prompt: &PromptRecord,
+        now: i64,
+    ) -> StoreResult<PromptRecord> {
         self.write(|tx| {
             if let Some(url) = &prompt.url {
                 let existing = tx
@@ -92,15 +96,22 @@ impl crate::Store {
 
     pub fn prompt(&self, id: &str) -> StoreResult<PromptRecord> {
         self.read(|db| {
-            db.prepare_cached(&format!("SELECT {PROMPT_COLUMNS} FROM prompts WHERE id = ?1"))?
-                .query_row([id], read_prompt)
-                .optional()?
-                .ok_or(StoreError::NotFound)?
+            db.prepare_cached(&format!(
+                "SELECT {PROMPT_COLUMNS} FROM prompts WHERE id = ?1"
+            ))?
+            .query_row([id], read_prompt)
+            .optional()?
+            .ok_or(StoreError::NotFound)?
         })
     }
 
     /// Marks a pending prompt answered. Returns false when it was no longer pending.
-    pub fn answer_prompt(&self, id: &str, answer: &str, meeting_id: Option<&str>) -> StoreResult<bool> {
+    pub fn answer_prompt(
+        &self,
+        id: &str,
+        answer: &str,
+        meeting_id: Option<&str>,
+    ) -> StoreResult<bool> {
         self.write(|tx| {
             let changed = tx.execute(
                 "UPDATE prompts SET state = 'answered', answer = ?2, meeting_id = ?3 \
@@ -158,7 +169,11 @@ impl crate::Store {
                  WHERE revoked_at IS NULL ORDER BY created_at DESC, id DESC",
             )?;
             let rows = query.query_map([], |row| {
-                Ok(PairingRecord { id: row.get(0)?, created_at: row.get(1)?, last_used_at: row.get(2)? })
+                Ok(PairingRecord {
+                    id: row.get(0)?,
+                    created_at: row.get(1)?,
+                    last_used_at: row.get(2)?,
+                })
             })?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
@@ -166,7 +181,10 @@ impl crate::Store {
 
     pub fn touch_pairing(&self, id: &str, now: i64) -> StoreResult<()> {
         self.write(|tx| {
-            tx.execute("UPDATE pairings SET last_used_at = ?2 WHERE id = ?1", params![id, now])?;
+            tx.execute(
+                "UPDATE pairings SET last_used_at = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
             Ok(())
         })
     }

@@ -16,8 +16,14 @@ const SNIPPET_TOKENS: i64 = 16;
 /// Where a search hit was found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HitSource {
-    Transcript { start_ms: i64, end_ms: i64, channel: Channel },
-    Note { note_id: String },
+    Transcript {
+        start_ms: i64,
+        end_ms: i64,
+        channel: Channel,
+    },
+    Note {
+        note_id: String,
+    },
 }
 
 /// One search hit. `snippet` marks matches with the sentinels of
@@ -126,7 +132,15 @@ fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Ve
         params![expression, limit, marks().0, marks().1, SNIPPET_TOKENS],
         |row| {
             let channel: String = row.get(5)?;
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, channel, row.get(6)?))
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                channel,
+                row.get(6)?,
+            ))
         },
     )?;
     rows.map(|row| {
@@ -137,7 +151,11 @@ fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Ve
             meeting_id,
             meeting_title,
             started_at,
-            source: HitSource::Transcript { start_ms, end_ms, channel },
+            source: HitSource::Transcript {
+                start_ms,
+                end_ms,
+                channel,
+            },
             snippet,
         })
     })
@@ -158,7 +176,9 @@ fn note_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Vec<S
                 meeting_id: row.get(0)?,
                 meeting_title: row.get(1)?,
                 started_at: row.get(2)?,
-                source: HitSource::Note { note_id: row.get(3)? },
+                source: HitSource::Note {
+                    note_id: row.get(3)?,
+                },
                 snippet: row.get(4)?,
             })
         },
@@ -176,7 +196,10 @@ mod tests {
 
     #[test]
     fn words_are_quoted_and_anded() {
-        assert_eq!(fts_query("budget review").as_deref(), Some("\"budget\" \"review\""));
+        assert_eq!(
+            fts_query("budget review").as_deref(),
+            Some("\"budget\" \"review\"")
+        );
     }
 
     #[test]
@@ -185,7 +208,10 @@ mod tests {
             fts_query("\"quarterly plan\" budg*").as_deref(),
             Some("\"quarterly plan\" \"budg\"*")
         );
-        assert_eq!(fts_query("\"open phrase").as_deref(), Some("\"open phrase\""));
+        assert_eq!(
+            fts_query("\"open phrase").as_deref(),
+            Some("\"open phrase\"")
+        );
     }
 
     #[test]

@@ -1,0 +1,99 @@
+//! `recorder serve`: logging to stderr and `logs/recorder.log`, signals, and the
+//! service itself.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+
+use recorder_service::{AddressInUse, Config, Service};
+use recorder_settings::{DataDir, Environment};
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{fmt, EnvFilter, Layer};
+
+use crate::commands::{Context, Failure};
+
+pub async fn run(context: Context) -> Result<(), Failure> {
+    let environment = Environment::from_process();
+    let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
+    data_dir.prepare().map_err(Failure::general)?;
+    init_logging(&data_dir, &environment);
+    let shutdown = CancellationToken::new();
+    let config = Config {
+        data_dir,
+        port: context.port,
+        environment,
+    };
+    let service = Service::bind(config, shutdown.clone())
+        .await
+        .map_err(|error| match error.downcast_ref::<AddressInUse>() {
+            Some(in_use) => Failure::general(in_use),
+            None => Failure::general(format!("{error:#}")),
+        })?;
+    let address = service.local_addr().map_err(Failure::general)?;
+    tracing::info!(%address, "listening");
+    println!("recorder listening on http://{address}");
+    let _ = std::io::stdout().flush();
+    tokio::spawn(stop_on_signal(shutdown));
+    service
+        .serve()
+        .await
+        .map_err(|error| Failure::general(format!("{error:#}")))
+}
+
+async fn stop_on_signal(shutdown: CancellationToken) {
+    wait_for_signal().await;
+    tracing::info!("stopping");
+    shutdown.cancel();
+}
+
+#[cfg(unix)]
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        tracing::error!("cannot listen for signals; stop the service by killing it");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+    }
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Logs go to stderr and to `logs/recorder.log` (Settings, Diagnostics, Logs).
+fn init_logging(data_dir: &DataDir, environment: &Environment) {
+    let filter = || {
+        EnvFilter::try_new(environment.log_filter.as_deref().unwrap_or("info"))
+            .unwrap_or_else(|_| EnvFilter::new("info"))
+    };
+    let ansi = std::io::stderr().is_terminal();
+    let stderr = fmt::layer()
+        .with_ansi(ansi)
+        .with_writer(std::io::stderr)
+        .with_filter(filter());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(data_dir.logs().join("recorder.log"))
+        .ok()
+        .map(|file| {
+            fmt::layer()
+                .with_ansi(false)
+                .with_writer(Mutex::new(file))
+                .with_filter(filter())
+        });
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(file)
+        .try_init();
+}

@@ -1,0 +1,151 @@
+//! The event bus: every event gets an increasing id, the last 1024 are kept for
+//! `Last-Event-ID` replay, and live subscribers receive them through a broadcast
+//! channel.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use recorder_api_types::EventEnvelope;
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use crate::clock::now_ms;
+
+const KEPT: usize = 1024;
+
+/// One emitted event, already serialized once for every subscriber.
+#[derive(Debug)]
+pub struct StoredEvent {
+    pub id: u64,
+    pub kind: String,
+    pub json: String,
+}
+
+pub struct EventBus {
+    // Held while an event is numbered, stored and broadcast, and while a
+    // subscriber takes its replay and subscribes, so no event is missed or doubled.
+    inner: Mutex<Ring>,
+    sender: broadcast::Sender<Arc<StoredEvent>>,
+}
+
+struct Ring {
+    next_id: u64,
+    kept: VecDeque<Arc<StoredEvent>>,
+}
+
+/// What a new subscriber gets: the events to replay, then the live feed.
+pub struct Subscription {
+    pub replay: Vec<Arc<StoredEvent>>,
+    pub live: broadcast::Receiver<Arc<StoredEvent>>,
+}
+
+impl EventBus {
+    /// Ids start at the current time in ms so they keep increasing across restarts
+    /// and a `Last-Event-ID` from an earlier run never replays unrelated events.
+    pub fn new() -> Self {
+        let (sender, _) = broadcast::channel(KEPT);
+        EventBus {
+            inner: Mutex::new(Ring {
+                next_id: now_ms().max(1) as u64,
+                kept: VecDeque::new(),
+            }),
+            sender,
+        }
+    }
+
+    pub fn emit(&self, kind: &str, data: Value) {
+        let envelope = EventEnvelope {
+            kind: kind.to_string(),
+            data,
+            at: now_ms(),
+        };
+        let json = match serde_json::to_string(&envelope) {
+            Ok(json) => json,
+            Err(error) => {
+                tracing::error!(%error, kind, "event could not be serialized");
+                return;
+            }
+        };
+        let mut ring = self.lock();
+        let event = Arc::new(StoredEvent {
+            id: ring.next_id,
+            kind: kind.to_string(),
+            json,
+        });
+        ring.next_id += 1;
+        if ring.kept.len() == KEPT {
+            ring.kept.pop_front();
+        }
+        ring.kept.push_back(event.clone());
+        // No receivers is normal when nobody listens.
+        let _ = self.sender.send(event);
+    }
+
+    /// Subscribes; with `last_id`, first replays the kept events newer than it.
+    pub fn subscribe(&self, last_id: Option<u64>) -> Subscription {
+        let ring = self.lock();
+        let replay = match last_id {
+            Some(last) => ring
+                .kept
+                .iter()
+                .filter(|event| event.id > last)
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        let live = self.sender.subscribe();
+        Subscription { replay, live }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ring> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Default for EventBus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn replay_returns_newer_events_and_live_follows() {
+        let bus = EventBus::new();
+        bus.emit("a", json!({}));
+        bus.emit("b", json!({}));
+        let first = bus.subscribe(None).replay.len();
+        assert_eq!(first, 0, "no Last-Event-ID: nothing replayed");
+        let all = bus.subscribe(Some(0));
+        assert_eq!(all.replay.len(), 2);
+        let after_a = bus.subscribe(Some(all.replay[0].id));
+        assert_eq!(
+            after_a
+                .replay
+                .iter()
+                .map(|e| e.kind.as_str())
+                .collect::<Vec<_>>(),
+            ["b"]
+        );
+        let mut live = after_a.live;
+        bus.emit("c", json!({"x": 1}));
+        let received = live.try_recv().expect("live event");
+        assert_eq!(received.kind, "c");
+        assert!(received.id > all.replay[1].id);
+    }
+
+    #[test]
+    fn only_the_last_1024_are_kept() {
+        let bus = EventBus::new();
+        for _ in 0..1100 {
+            bus.emit("x", json!({}));
+        }
+        assert_eq!(bus.subscribe(Some(0)).replay.len(), KEPT);
+    }
+}

@@ -1,0 +1,74 @@
+//! `GET /v1/events`: Server-Sent Events with ids, `retry: 2000`, a keep-alive
+//! comment every 15 s, and `Last-Event-ID` replay of the last 1024 events.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::stream::{self, Stream, StreamExt};
+use recorder_api_types::ErrorBody;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use tokio_stream::wrappers::BroadcastStream;
+
+use crate::events::StoredEvent;
+use crate::state::AppState;
+
+/// The event stream. Each event: `id:`, `event:` (= type), `data:` `{type, data, at}`.
+#[utoipa::path(get, path = "/v1/events", tag = "events",
+    params(("Last-Event-ID" = Option<String>, Header, description = "Replay kept events newer than this id")),
+    responses(
+        (status = 200, description = "Server-Sent Events", content_type = "text/event-stream", body = String),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let last_id = headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.trim().parse::<u64>().ok());
+    let subscription = state.events.subscribe(last_id);
+    let newest_replayed = subscription
+        .replay
+        .last()
+        .map(|event| event.id)
+        .unwrap_or(0);
+    let retry = stream::once(async { Event::default().retry(Duration::from_millis(2000)) });
+    let replay = stream::iter(subscription.replay).map(to_sse);
+    // A subscriber that falls more than the channel's capacity behind is closed; it
+    // reconnects with Last-Event-ID and catches up from the kept events.
+    let live = BroadcastStream::new(subscription.live)
+        .take_while(|item| {
+            std::future::ready(!matches!(item, Err(BroadcastStreamRecvError::Lagged(_))))
+        })
+        .filter_map(move |item| {
+            std::future::ready(
+                item.ok()
+                    .filter(|event| event.id > newest_replayed)
+                    .map(to_sse),
+            )
+        });
+    let shutdown = state.shutdown.clone();
+    let stream = retry
+        .chain(replay)
+        .chain(live)
+        .map(Ok)
+        .take_until(async move { shutdown.cancelled().await });
+    Sse::new(stream).keep_alive(
+        KeepAlive::new()
+            .interval(Duration::from_secs(15))
+            .text(" keep-alive"),
+    )
+}
+
+fn to_sse(event: Arc<StoredEvent>) -> Event {
+    Event::default()
+        .id(event.id.to_string())
+        .event(event.kind.clone())
+        .data(event.json.clone())
+}

@@ -1,0 +1,11 @@
+//! Route handlers, one file per resource. Handlers validate input and state; the
+//! guard chain in `crate::guard` has already authenticated and gated the request.
+
+pub mod events;
+pub mod meetings;
+pub mod pair;
+pub mod person;
+pub mod recording;
+pub mod search;
+pub mod system;
+pub mod transcript;

@@ -1,0 +1,217 @@
+//! The person's channel (`/ui/*`): things only a person may do, authenticated by
+//! the UI session cookie or `ui_token`, never by `api_token` or a paired token.
+
+use axum::extract::{Path, State};
+use axum::http::header::{LOCATION, SET_COOKIE};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use recorder_api_types::{
+    ErrorCode, LicenseRequest, LoginLink, Pairing, PairingCode, Pairings, PauseRequest, PlanReply,
+    PromptAnswer, PromptAnswerRequest,
+};
+use recorder_store::PromptState;
+use serde_json::{json, Value};
+
+use crate::clock::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, QueryMap};
+use crate::handlers::recording::{not_recording, recording_unavailable};
+use crate::license;
+use crate::managed::SettingsChangeError;
+use crate::sessions::COOKIE_NAME;
+use crate::state::AppState;
+
+/// `POST /ui/login-links` → a one-time login URL, valid 60 s.
+pub async fn login_link(State(state): State<AppState>) -> Json<LoginLink> {
+    let code = state.sessions.new_link(now_ms());
+    Json(LoginLink {
+        url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port),
+    })
+}
+
+/// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`.
+pub async fn login(State(state): State<AppState>, query: QueryMap) -> ApiResult<Response> {
+    let code = query.text("code").unwrap_or_default();
+    let session = state.sessions.redeem_link(code, now_ms()).ok_or_else(|| {
+        ApiError::unauthorized("this login link is wrong, expired or already used")
+    })?;
+    let cookie = format!("{COOKIE_NAME}={session}; HttpOnly; SameSite=Strict; Path=/");
+    Ok((
+        StatusCode::SEE_OTHER,
+        [(LOCATION, "/".to_string()), (SET_COOKIE, cookie)],
+    )
+        .into_response())
+}
+
+/// `POST /ui/prompts/:prompt_id/answer` `{ answer: record | decline | always }`.
+pub async fn answer_prompt(
+    State(state): State<AppState>,
+    Path(prompt_id): Path<String>,
+    ApiJson(request): ApiJson<PromptAnswerRequest>,
+) -> ApiResult<Json<PromptAnswer>> {
+    let answer = request.answer.as_str();
+    if !matches!(answer, "record" | "decline" | "always") {
+        return Err(ApiError::invalid(
+            "field `answer` must be record, decline or always",
+        ));
+    }
+    let id = prompt_id.clone();
+    let prompt = state
+        .db(move |store| {
+            store
+                .prompt(&id)
+                .map_err(|e| ApiError::from_store("prompt", e))
+        })
+        .await?;
+    if prompt.state != PromptState::Pending || prompt.expires_at <= now_ms() {
+        return Err(ApiError::not_found("pending prompt"));
+    }
+    if answer != "decline" {
+        // Accepting starts a recording; capture is not built yet. The prompt stays
+        // pending, so nothing the person chose is lost.
+        return Err(recording_unavailable());
+    }
+    let id = prompt_id.clone();
+    let answered = state
+        .db(move |store| {
+            store
+                .answer_prompt(&id, "decline", None)
+                .map_err(|e| ApiError::internal("answering the prompt", e))
+        })
+        .await?;
+    if !answered {
+        return Err(ApiError::not_found("pending prompt"));
+    }
+    let reply = PromptAnswer {
+        prompt_id,
+        accepted: false,
+        answer: "decline".into(),
+        meeting_id: None,
+    };
+    state.events.emit(
+        "prompt.answered",
+        json!({ "prompt_id": reply.prompt_id, "accepted": false, "answer": "decline" }),
+    );
+    Ok(Json(reply))
+}
+
+/// `GET /ui/settings` → settings.json as it is on disk.
+pub async fn get_settings(State(state): State<AppState>) -> Json<Value> {
+    Json(state.settings.document())
+}
+
+/// `PATCH /ui/settings` → merge patch; managed settings are refused.
+pub async fn patch_settings(
+    State(state): State<AppState>,
+    ApiJson(patch): ApiJson<Value>,
+) -> ApiResult<Json<Value>> {
+    let policy = state.policy();
+    match state.settings.patch(&patch, &policy) {
+        Ok(document) => Ok(Json(document)),
+        Err(SettingsChangeError::Invalid(error)) => Err(ApiError::invalid(error.to_string())),
+        Err(SettingsChangeError::Policy(refusal)) => {
+            Err(ApiError::new(ErrorCode::PolicyDenied, refusal.message))
+        }
+        Err(SettingsChangeError::Save(error)) => {
+            Err(ApiError::internal("saving settings.json", error))
+        }
+    }
+}
+
+/// `POST /ui/pairing-code` → a new 6-digit code; the previous one dies.
+pub async fn pairing_code(State(state): State<AppState>) -> Json<PairingCode> {
+    let (code, expires_at) = state.pairing_codes.show(now_ms());
+    Json(PairingCode { code, expires_at })
+}
+
+/// `GET /ui/pairings` → paired clients.
+pub async fn list_pairings(State(state): State<AppState>) -> ApiResult<Json<Pairings>> {
+    let records = state
+        .db(|store| {
+            store
+                .pairings()
+                .map_err(|e| ApiError::from_store("pairings", e))
+        })
+        .await?;
+    let pairings = records
+        .into_iter()
+        .map(|p| Pairing {
+            id: p.id,
+            created_at: p.created_at,
+            last_used_at: p.last_used_at,
+        })
+        .collect();
+    Ok(Json(Pairings { pairings }))
+}
+
+/// `DELETE /ui/pairings/:id` → the token stops working at once.
+pub async fn revoke_pairing(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let pairing_id = id.clone();
+    state
+        .db(move |store| {
+            store
+                .revoke_pairing(&pairing_id, now_ms())
+                .map_err(|e| ApiError::from_store("pairing", e))
+        })
+        .await?;
+    state
+        .tokens
+        .paired
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|_, pairing| *pairing != id);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /ui/license` `{ license }` → `{ plan }`; the licence is saved to license.json.
+pub async fn install_license(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<LicenseRequest>,
+) -> ApiResult<Json<PlanReply>> {
+    let payload = license::verify(&request.license, now_ms())
+        .map_err(|error| ApiError::invalid(format!("licence refused: {error}")))?;
+    let bytes = serde_json::to_vec_pretty(&request.license)
+        .map_err(|error| ApiError::internal("encoding the licence", error))?;
+    let data_dir = state.data_dir.clone();
+    tokio::task::spawn_blocking(move || data_dir.write_private(&data_dir.license(), &bytes))
+        .await
+        .map_err(|error| ApiError::internal("saving the licence", error))?
+        .map_err(|error| ApiError::internal("saving the licence", error))?;
+    tracing::info!(licensee = %payload.licensee, issued_at = payload.issued_at, "Pro licence installed");
+    state.license.set(payload);
+    Ok(Json(PlanReply { plan: "pro".into() }))
+}
+
+/// `POST /ui/recording/start`: the person's own button (no plan or setting gate).
+pub async fn start_recording() -> ApiResult<Json<Value>> {
+    Err(recording_unavailable())
+}
+
+/// `POST /ui/recording/stop`
+pub async fn stop_recording() -> ApiResult<Json<Value>> {
+    Err(not_recording())
+}
+
+/// `POST /ui/recording/pause` `{ paused }`
+pub async fn pause_recording(ApiJson(_request): ApiJson<PauseRequest>) -> ApiResult<Json<Value>> {
+    Err(not_recording())
+}
+
+/// `GET /`: a small page for the person; it shows nothing private before sign-in.
+pub async fn home(State(state): State<AppState>) -> Response {
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>recorder</title></head>\
+         <body><h1>recorder {}</h1><p>The recorder service is running on this computer. \
+         Run <code>recorder open</code> to sign in from your browser.</p></body></html>",
+        state.version
+    );
+    (
+        [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}

@@ -1,0 +1,341 @@
+//! Recording, prompts, import and notes regeneration through `/v1`.
+//!
+//! Every gate of the contract runs here in order; capture, transcription and the
+//! notes engine arrive in later work, so where the capability itself is missing
+//! these routes answer 503 after all checks, and never pretend to succeed.
+
+use std::path::{Path as FsPath, PathBuf};
+
+use axum::extract::{Path, State};
+use axum::Json;
+use recorder_api_types::{
+    Attendee, ErrorBody, ErrorCode, ImportRequest, Marker, MarkerRequest, Meeting, NotesAccepted,
+    NotesRequest, Prompt, PromptReply, PromptRequest, StartRequest, StopReply,
+};
+use recorder_domain::{new_id, NoteKind};
+use recorder_store::{PromptRecord, PromptState};
+
+use crate::clock::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::handlers::meetings::meeting_id;
+use crate::state::AppState;
+
+pub const PROMPT_LIFETIME_MS: i64 = 60_000;
+const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024 * 1024;
+const AUDIO_EXTENSIONS: [&str; 14] = [
+    "wav", "mp3", "m4a", "aac", "flac", "ogg", "oga", "opus", "webm", "aiff", "aif", "caf", "wma",
+    "amr",
+];
+
+pub fn recording_unavailable() -> ApiError {
+    ApiError::new(
+        ErrorCode::RecordingUnavailable,
+        "audio capture is not available in this build of recorder yet",
+    )
+}
+
+pub fn not_recording() -> ApiError {
+    ApiError::new(ErrorCode::NotRecording, "nothing is being recorded")
+}
+
+/// Ask the person whether to record. Only asks: a person answers in the app.
+#[utoipa::path(post, path = "/v1/recording/prompt", tag = "recording",
+    request_body = PromptRequest,
+    responses(
+        (status = 200, body = PromptReply),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "policy_denied for agents under DisableAgentRecording"),
+        (status = 409, body = ErrorBody, description = "already_recording"),
+        (status = 413, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "recording_unavailable (auto-record apps)"),
+    ),
+    security(("bearer" = [])))]
+pub async fn prompt(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<PromptRequest>,
+) -> ApiResult<Json<PromptReply>> {
+    let record = prompt_record(request)?;
+    let auto = state.effective_settings().recording.auto_record_apps;
+    if auto
+        .iter()
+        .any(|app| app.eq_ignore_ascii_case(&record.source_app))
+    {
+        // 'Record without asking for' this app: it would start at once.
+        return Err(recording_unavailable());
+    }
+    let now = now_ms();
+    let candidate = record.clone();
+    let stored = state
+        .db(move |store| {
+            store
+                .insert_or_find_prompt(&candidate, now)
+                .map_err(|e| ApiError::internal("saving the prompt", e))
+        })
+        .await?;
+    if stored.id == record.id {
+        let shown = prompt_view(&stored);
+        state.events.emit(
+            "prompt.shown",
+            serde_json::to_value(shown).unwrap_or_default(),
+        );
+    }
+    Ok(Json(PromptReply {
+        prompt_id: stored.id,
+    }))
+}
+
+fn prompt_record(request: PromptRequest) -> ApiResult<PromptRecord> {
+    let now = now_ms();
+    let attendees = request.attendees.unwrap_or_default();
+    if attendees.len() > 200 {
+        return Err(ApiError::invalid(
+            "field `attendees` holds more than 200 people",
+        ));
+    }
+    Ok(PromptRecord {
+        id: new_id(),
+        source_app: text("source_app", &request.source_app, 100)?,
+        title: request
+            .title
+            .as_deref()
+            .map(|t| text("title", t, 500))
+            .transpose()?,
+        url: request
+            .url
+            .as_deref()
+            .map(|u| text("url", u, 2048))
+            .transpose()?,
+        attendees: attendees
+            .into_iter()
+            .map(|person| text("attendees.name", &person.name, 200))
+            .collect::<ApiResult<_>>()?,
+        created_at: now,
+        expires_at: now + PROMPT_LIFETIME_MS,
+        state: PromptState::Pending,
+        answer: None,
+        meeting_id: None,
+    })
+}
+
+pub fn prompt_view(record: &PromptRecord) -> Prompt {
+    Prompt {
+        prompt_id: record.id.clone(),
+        source_app: record.source_app.clone(),
+        title: record.title.clone(),
+        url: record.url.clone(),
+        attendees: record
+            .attendees
+            .iter()
+            .map(|name| Attendee { name: name.clone() })
+            .collect(),
+        created_at: record.created_at,
+        expires_at: record.expires_at,
+    }
+}
+
+/// Trimmed text of 1 to `max` characters, or 400 naming the field.
+pub fn text(field: &str, value: &str, max: usize) -> ApiResult<String> {
+    let value = value.trim();
+    let length = value.chars().count();
+    if length == 0 || length > max {
+        return Err(ApiError::invalid(format!(
+            "field `{field}` must have 1 to {max} characters"
+        )));
+    }
+    Ok(value.to_string())
+}
+
+/// Start recording. Pro; refused unless 'Allow remote start' is on.
+#[utoipa::path(post, path = "/v1/recording/start", tag = "recording",
+    request_body = StartRequest,
+    responses(
+        (status = 201, body = Meeting),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required"),
+        (status = 403, body = ErrorBody, description = "policy_denied or remote_start_disabled"),
+        (status = 409, body = ErrorBody, description = "already_recording"),
+        (status = 413, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "recording_unavailable"),
+    ),
+    security(("bearer" = [])))]
+pub async fn start(ApiJson(request): ApiJson<StartRequest>) -> ApiResult<Json<Meeting>> {
+    text("source_app", &request.source_app, 100)?;
+    if let Some(title) = &request.title {
+        text("title", title, 500)?;
+    }
+    Err(recording_unavailable())
+}
+
+/// Stop the current recording. Pro for agent requests.
+#[utoipa::path(post, path = "/v1/recording/stop", tag = "recording",
+    responses(
+        (status = 200, body = StopReply),
+        (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required (agents)"),
+        (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "not_recording"),
+    ),
+    security(("bearer" = [])))]
+pub async fn stop() -> ApiResult<Json<StopReply>> {
+    Err(not_recording())
+}
+
+/// Bookmark the current moment. Pro for agent requests.
+#[utoipa::path(post, path = "/v1/recording/marker", tag = "recording",
+    request_body = Option<MarkerRequest>,
+    responses(
+        (status = 201, body = Marker),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required (agents)"),
+        (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "not_recording"),
+        (status = 413, body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn marker(body: axum::body::Bytes) -> ApiResult<Json<Marker>> {
+    // The body is optional: an empty body means the default label.
+    if !body.iter().all(u8::is_ascii_whitespace) {
+        let request: MarkerRequest = crate::extract::parse_json(&body)?;
+        if let Some(label) = &request.label {
+            text("label", label, 200)?;
+        }
+    }
+    Err(not_recording())
+}
+
+/// Transcribe an existing audio file. Needs 'Allow remote start'.
+#[utoipa::path(post, path = "/v1/import", tag = "recording",
+    request_body = ImportRequest,
+    responses(
+        (status = 202, body = Meeting),
+        (status = 400, body = ErrorBody, description = "invalid_request or converter_missing"),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "policy_denied or remote_start_disabled"),
+        (status = 413, body = ErrorBody, description = "payload_too_large or file_too_large"),
+        (status = 415, body = ErrorBody, description = "unsupported_audio_format"),
+        (status = 503, body = ErrorBody, description = "model_unavailable"),
+    ),
+    security(("bearer" = [])))]
+pub async fn import(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<ImportRequest>,
+) -> ApiResult<Json<Meeting>> {
+    if let Some(title) = &request.title {
+        text("title", title, 500)?;
+    }
+    let path = resolve_import_path(&request.path, state.environment.home.as_deref())?;
+    let is_wav = tokio::task::spawn_blocking(move || check_import_file(&path))
+        .await
+        .map_err(|error| ApiError::internal("checking the import file", error))??;
+    if !is_wav && state.environment.find_program("ffmpeg").is_none() {
+        return Err(ApiError::new(
+            ErrorCode::ConverterMissing,
+            "only WAV is read natively; install ffmpeg to import other formats",
+        ));
+    }
+    Err(ApiError::new(
+        ErrorCode::ModelUnavailable,
+        "transcription needs a speech model and none is installed (transcription is not built into this version yet)",
+    ))
+}
+
+/// Absolute, or `~/…` under the home folder; never `~user`.
+fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> {
+    if let Some(rest) = text.strip_prefix("~/") {
+        let home =
+            home.ok_or_else(|| ApiError::invalid("field `path`: no home folder is known for ~/"))?;
+        return Ok(home.join(rest));
+    }
+    let path = PathBuf::from(text);
+    if !path.is_absolute() {
+        return Err(ApiError::invalid(
+            "field `path` must be absolute or start with ~/",
+        ));
+    }
+    Ok(path)
+}
+
+/// Extension, then existence and kind (after links), then size. Returns is-WAV.
+fn check_import_file(path: &FsPath) -> ApiResult<bool> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    if !AUDIO_EXTENSIONS.contains(&extension.as_str()) {
+        return Err(ApiError::new(
+            ErrorCode::UnsupportedAudioFormat,
+            format!("known audio extensions are {}", AUDIO_EXTENSIONS.join(", ")),
+        ));
+    }
+    let metadata = std::fs::metadata(path)
+        .map_err(|_| ApiError::invalid("field `path` names no readable file"))?;
+    if !metadata.is_file() {
+        return Err(ApiError::invalid("field `path` must name a regular file"));
+    }
+    if metadata.len() > MAX_IMPORT_BYTES {
+        return Err(ApiError::new(
+            ErrorCode::FileTooLarge,
+            "audio files of up to 4 GiB can be imported",
+        ));
+    }
+    Ok(extension == "wav")
+}
+
+/// Regenerate notes of a kind. Pro.
+#[utoipa::path(post, path = "/v1/meetings/{id}/notes", tag = "meetings",
+    params(("id" = String, Path, description = "Meeting id")),
+    request_body = NotesRequest,
+    responses(
+        (status = 202, body = NotesAccepted),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "meeting_busy"),
+        (status = 413, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "notes_unavailable"),
+    ),
+    security(("bearer" = [])))]
+pub async fn regenerate_notes(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<NotesRequest>,
+) -> ApiResult<Json<NotesAccepted>> {
+    let kind = NoteKind::parse(&request.kind).ok_or_else(|| {
+        ApiError::invalid(
+            "field `kind` must be summary, action_items, decisions, key_points or custom",
+        )
+    })?;
+    if kind == NoteKind::Custom
+        && request
+            .template_id
+            .as_deref()
+            .is_none_or(|t| t.trim().is_empty())
+    {
+        return Err(ApiError::invalid(
+            "field `template_id` is required for custom notes",
+        ));
+    }
+    let id = meeting_id(&id)?;
+    let meeting = state
+        .db(move |store| {
+            store
+                .meeting(&id)
+                .map_err(|e| ApiError::from_store("meeting", e))
+        })
+        .await?;
+    if meeting.status.is_busy() {
+        return Err(ApiError::new(
+            ErrorCode::MeetingBusy,
+            format!(
+                "the meeting is {}; notes can be made when it is done",
+                meeting.status.as_str()
+            ),
+        ));
+    }
+    Err(ApiError::new(
+        ErrorCode::NotesUnavailable,
+        "the notes engine is not available in this build of recorder yet",
+    ))
+}

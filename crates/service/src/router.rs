@@ -1,0 +1,139 @@
+//! Every route of the service, in one place. `/v1` routes are registered together
+//! with their OpenAPI description (utoipa-axum), so the published document cannot
+//! miss a route; `/ui` routes belong to the person's channel and are not published.
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::routing::{delete, get, post};
+use axum::{Extension, Router};
+use recorder_api_types::ErrorCode;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::ApiError;
+use crate::guard::{auth, gates, host, Requirement};
+use crate::handlers::{events, meetings, pair, person, recording, search, system, transcript};
+use crate::state::AppState;
+
+/// Request bodies larger than this are refused with 413.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "recorder local API", description = "Loopback API of the recorder service. Every route but /v1/pair needs `Authorization: Bearer <api_token>`."),
+    modifiers(&BearerScheme),
+    tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
+)]
+struct ApiDoc;
+
+struct BearerScheme;
+
+impl utoipa::Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// The `/v1` routes and their OpenAPI document.
+fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let gate =
+        |requirement: Requirement| from_fn_with_state((state.clone(), requirement), gates::enforce);
+    let gated =
+        |routes: OpenApiRouter<AppState>, requirement| routes.route_layer(gate(requirement));
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(system::health))
+        .routes(routes!(meetings::list_meetings))
+        .routes(routes!(
+            meetings::get_meeting,
+            meetings::patch_meeting,
+            meetings::delete_meeting
+        ))
+        .routes(routes!(transcript::get_transcript))
+        .routes(routes!(meetings::patch_action_item))
+        .routes(routes!(search::search))
+        .routes(routes!(system::ledger))
+        .routes(routes!(system::settings))
+        .routes(routes!(system::policy))
+        .routes(routes!(system::openapi))
+        .routes(routes!(events::events))
+        .routes(routes!(pair::pair))
+        .merge(gated(
+            OpenApiRouter::new().routes(routes!(recording::regenerate_notes)),
+            Requirement::PRO,
+        ))
+        .merge(gated(
+            OpenApiRouter::new().routes(routes!(recording::prompt)),
+            Requirement::PROMPT,
+        ))
+        .merge(gated(
+            OpenApiRouter::new().routes(routes!(recording::start)),
+            Requirement::START,
+        ))
+        .merge(gated(
+            OpenApiRouter::new()
+                .routes(routes!(recording::stop))
+                .routes(routes!(recording::marker)),
+            Requirement::PRO_FOR_AGENTS,
+        ))
+        .merge(gated(
+            OpenApiRouter::new().routes(routes!(recording::import)),
+            Requirement::IMPORT,
+        ))
+        .split_for_parts()
+}
+
+/// The person's channel.
+fn person_routes() -> Router<AppState> {
+    Router::new()
+        .route("/ui/login-links", post(person::login_link))
+        .route("/ui/login", get(person::login))
+        .route(
+            "/ui/prompts/{prompt_id}/answer",
+            post(person::answer_prompt),
+        )
+        .route(
+            "/ui/settings",
+            get(person::get_settings).patch(person::patch_settings),
+        )
+        .route("/ui/pairing-code", post(person::pairing_code))
+        .route("/ui/pairings", get(person::list_pairings))
+        .route("/ui/pairings/{id}", delete(person::revoke_pairing))
+        .route("/ui/license", post(person::install_license))
+        .route("/ui/recording/start", post(person::start_recording))
+        .route("/ui/recording/stop", post(person::stop_recording))
+        .route("/ui/recording/pause", post(person::pause_recording))
+        .route("/", get(person::home))
+}
+
+/// The whole application: Host check, then authentication, then the routes.
+pub fn app(state: AppState) -> Router {
+    let (api, document) = api(&state);
+    let document = serde_json::to_value(&document).unwrap_or_default();
+    api.merge(person_routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(Extension(Arc::new(document)))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .layer(from_fn(host::check_host))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such route")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        ErrorCode::MethodNotAllowed,
+        "this route does not take that method",
+    )
+}

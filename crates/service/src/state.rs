@@ -1,0 +1,77 @@
+//! The service's shared state: a handful of components, each owning one concern.
+
+use std::sync::{Arc, RwLock};
+
+use recorder_domain::{Plan, PolicyValues};
+use recorder_settings::{DataDir, Environment, Settings};
+use recorder_store::Store;
+use tokio_util::sync::CancellationToken;
+
+use crate::clock::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::events::EventBus;
+use crate::license::LicenseState;
+use crate::managed::{PolicyHandle, SettingsHandle};
+use crate::pairing::PairingCodes;
+use crate::sessions::Sessions;
+use std::collections::HashMap;
+
+#[derive(Clone)]
+pub struct AppState(pub Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+pub struct Shared {
+    pub version: &'static str,
+    pub port: u16,
+    pub data_dir: DataDir,
+    pub environment: Environment,
+    pub store: Arc<Store>,
+    pub settings: SettingsHandle,
+    pub policy: PolicyHandle,
+    pub events: EventBus,
+    pub tokens: Tokens,
+    pub pairing_codes: PairingCodes,
+    pub sessions: Sessions,
+    pub license: LicenseState,
+    pub shutdown: CancellationToken,
+}
+
+/// The bearer secrets: `api_token`, `ui_token`, and hashes of paired tokens.
+pub struct Tokens {
+    pub api: String,
+    pub ui: String,
+    // token hash -> pairing id; changed on pair and revoke, read on every request.
+    pub paired: RwLock<HashMap<[u8; 32], String>>,
+}
+
+impl Shared {
+    pub fn policy(&self) -> PolicyValues {
+        self.policy.current()
+    }
+
+    pub fn effective_settings(&self) -> Settings {
+        self.settings.effective_typed(&self.policy())
+    }
+
+    pub fn plan(&self) -> Plan {
+        self.license.plan(now_ms())
+    }
+
+    /// Runs blocking store work off the async runtime.
+    pub async fn db<T, F>(&self, work: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
+    {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || work(&store))
+            .await
+            .map_err(|error| ApiError::internal("running a database task", error))?
+    }
+}

@@ -1,0 +1,41 @@
+//! Background components. Each runs until the shared shutdown token is cancelled.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::clock::now_ms;
+use crate::state::AppState;
+
+/// Re-reads managed policy periodically (at launch it was read by `bind`).
+pub async fn refresh_policy(state: AppState, period: Duration) {
+    state
+        .policy
+        .refresh_periodically(period, state.shutdown.clone())
+        .await;
+}
+
+/// Expires unanswered record prompts after 60 s with `prompt.answered`.
+pub async fn expire_prompts(state: AppState) {
+    let mut ticker = tokio::time::interval(Duration::from_millis(500));
+    loop {
+        tokio::select! {
+            _ = state.shutdown.cancelled() => return,
+            _ = ticker.tick() => {}
+        }
+        let store = state.store.clone();
+        let expired = tokio::task::spawn_blocking(move || store.expire_prompts(now_ms())).await;
+        match expired {
+            Ok(Ok(prompts)) => {
+                for prompt in prompts {
+                    state.events.emit(
+                        "prompt.answered",
+                        json!({ "prompt_id": prompt.id, "accepted": false, "answer": "expired" }),
+                    );
+                }
+            }
+            Ok(Err(error)) => tracing::error!(%error, "could not expire prompts"),
+            Err(error) => tracing::error!(%error, "prompt expiry task failed"),
+        }
+    }
+}
