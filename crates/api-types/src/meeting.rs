@@ -112,7 +112,14 @@ pub struct MeetingPatch {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    pub attendees: Option<Vec<Attendee>>,
+    pub attendees: Option<Vec<AttendeePatch>>,
+}
+
+/// An attendee in a PATCH body: only `name`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttendeePatch {
+    pub name: String,
 }
 
 /// Body of `PATCH /v1/meetings/:id/action_items/:item_id`.

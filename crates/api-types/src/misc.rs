@@ -19,8 +19,9 @@ pub struct RecordingState {
     pub meeting_id: Option<String>,
 }
 
+/// Lenient on purpose: extensions update on their own schedule, so fields this
+/// build does not know are ignored rather than refused.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct PromptRequest {
     pub source_app: String,
     #[serde(default)]

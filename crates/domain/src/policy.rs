@@ -127,24 +127,19 @@ impl PolicyKey {
 
     fn check_constraints(self, value: &PolicyValue) -> Result<(), String> {
         match (self, value) {
-            (PolicyKey::OrganizationName, PolicyValue::Text(name)) => {
-                if name.chars().count() > 80 {
-                    return Err("longer than 80 characters".into());
-                }
+            (PolicyKey::OrganizationName, PolicyValue::Text(name)) if name.chars().count() > 80 => {
+                Err("longer than 80 characters".into())
             }
             // Zero or negative means "no cap" (the key's description says so);
             // only values above the maximum are invalid.
-            (PolicyKey::MaxRetentionDays, PolicyValue::Integer(days)) => {
-                if *days > 36500 {
-                    return Err("greater than the maximum of 36500".into());
-                }
+            (PolicyKey::MaxRetentionDays, PolicyValue::Integer(days)) if *days > 36500 => {
+                Err("greater than the maximum of 36500".into())
             }
             (PolicyKey::AllowedExportFolder, PolicyValue::Text(folder)) => {
-                check_export_folder(folder)?;
+                check_export_folder(folder)
             }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 

@@ -1,0 +1,196 @@
+//! The `recorder` command line against a running service.
+
+use std::process::Output;
+
+use recorder_test_support::{seed, Options, SeedMeeting, TestService};
+use serde_json::Value;
+
+use crate::BIN;
+
+fn run(service: &TestService, args: &[&str]) -> Output {
+    service.cli().args(args).output().expect("run recorder")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn seeded() -> (TestService, String) {
+    let mut ids = Vec::new();
+    let service = TestService::start_with(BIN, Options::default(), |data| {
+        let mut meeting = SeedMeeting::ready(
+            "Quarterly planning",
+            1_700_000_000_000,
+            &["We need the budget.", "I will send it Friday."],
+        );
+        meeting.notes = vec![("summary".into(), "Budget is due Friday.".into())];
+        meeting.action_items = vec![("Send the budget".into(), "Them".into())];
+        ids = seed(data, &[meeting]);
+    });
+    (service, ids.remove(0))
+}
+
+#[test]
+fn status_meetings_transcript_and_search() {
+    let (service, id) = seeded();
+    let status = run(&service, &["status"]);
+    assert!(status.status.success());
+    assert!(
+        stdout(&status).contains("is running") && stdout(&status).contains("not recording"),
+        "{}",
+        stdout(&status)
+    );
+    let json: Value =
+        serde_json::from_slice(&run(&service, &["status", "--json"]).stdout).expect("json");
+    assert_eq!(json["ok"], true);
+
+    let list = stdout(&run(&service, &["meetings", "list"]));
+    assert!(
+        list.contains("Quarterly planning") && list.contains(&id) && list.contains("ready"),
+        "{list}"
+    );
+    let list_json: Value =
+        serde_json::from_slice(&run(&service, &["meetings", "list", "--json"]).stdout)
+            .expect("json");
+    assert_eq!(list_json["total"], 1);
+    let show = stdout(&run(&service, &["meetings", "show", &id]));
+    assert!(
+        show.contains("Budget is due Friday.") && show.contains("- [ ] Send the budget (Them)"),
+        "{show}"
+    );
+
+    let transcript = stdout(&run(&service, &["transcript", &id]));
+    assert_eq!(
+        transcript,
+        "[00:00:00] Me: We need the budget.\n[00:00:05] Them: I will send it Friday.\n"
+    );
+    let vtt = stdout(&run(&service, &["transcript", &id, "--format", "vtt"]));
+    assert!(vtt.starts_with("WEBVTT"), "{vtt}");
+    let search = stdout(&run(&service, &["search", "budget"]));
+    assert!(
+        search.contains("Quarterly planning") && search.contains("[budget]"),
+        "{search}"
+    );
+
+    let missing = run(
+        &service,
+        &["meetings", "show", "0192f000-0000-7000-8000-000000000000"],
+    );
+    assert_eq!(missing.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("not_found"));
+    let bad = run(&service, &["transcript", &id, "--format", "doc"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(run(&service, &["meetings", "delete", &id]).status.success());
+    assert_eq!(
+        run(&service, &["meetings", "show", &id]).status.code(),
+        Some(4)
+    );
+}
+
+#[test]
+fn pairing_settings_policy_and_licence() {
+    let service = crate::start();
+    let pair = stdout(&run(&service, &["pair"]));
+    assert!(
+        pair.starts_with("Pairing code: ") && pair.lines().next().is_some_and(|l| l.len() == 20),
+        "{pair}"
+    );
+    assert!(stdout(&run(&service, &["pairings", "list"])).contains("No paired extensions"));
+
+    let set = run(&service, &["settings", "set", "general.user_name", "Ada"]);
+    assert!(
+        set.status.success(),
+        "{}",
+        String::from_utf8_lossy(&set.stderr)
+    );
+    assert_eq!(stdout(&set), "general.user_name = Ada\n");
+    assert_eq!(
+        stdout(&run(&service, &["settings", "get", "general.user_name"])),
+        "Ada\n"
+    );
+    assert!(run(
+        &service,
+        &["settings", "set", "general.allow_remote_start", "true"]
+    )
+    .status
+    .success());
+    assert_eq!(
+        stdout(&run(
+            &service,
+            &["settings", "get", "general.allow_remote_start"]
+        )),
+        "true\n"
+    );
+    let invalid = run(&service, &["settings", "set", "general.api_port", "\"x\""]);
+    assert_eq!(invalid.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&invalid.stderr).contains("invalid_request"));
+
+    let policy = stdout(&run(&service, &["policy"]));
+    assert!(
+        policy.contains("DisableAgentRecording") && policy.contains("Not Configured"),
+        "{policy}"
+    );
+
+    let licence = service.folder.path().join("licence.json");
+    std::fs::write(
+        &licence,
+        recorder_test_support::dev_license(None).to_string(),
+    )
+    .expect("licence");
+    let installed = run(
+        &service,
+        &["license", "install", licence.to_str().expect("path")],
+    );
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    assert_eq!(stdout(&installed), "licence installed: plan pro\n");
+
+    let link = stdout(&run(&service, &["open", "--print"]));
+    assert!(
+        link.starts_with(&format!("http://127.0.0.1:{}/ui/login?code=", service.port)),
+        "{link}"
+    );
+}
+
+#[test]
+fn a_missing_service_or_token_exits_3_with_one_line() {
+    let folder = tempfile::tempdir().expect("temp");
+    let no_token = std::process::Command::new(BIN)
+        .args([
+            "--data-dir",
+            folder.path().to_str().expect("path"),
+            "status",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(no_token.status.code(), Some(3));
+    let message = String::from_utf8_lossy(&no_token.stderr);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("recorder serve"), "{message}");
+
+    let mut service = crate::start();
+    service.stop();
+    let down = run(&service, &["status"]);
+    assert_eq!(down.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&down.stderr).contains("not running"));
+}
+
+#[test]
+fn a_taken_port_says_address_in_use() {
+    let service = crate::start();
+    let second = std::process::Command::new(BIN)
+        .args(["serve", "--port", &service.port.to_string(), "--data-dir"])
+        .arg(service.folder.path().join("second"))
+        .output()
+        .expect("run");
+    assert!(!second.status.success());
+    let message = String::from_utf8_lossy(&second.stderr);
+    let last = message.lines().last().unwrap_or_default();
+    assert!(last.starts_with("recorder: address in use"), "{message}");
+    let log = std::fs::read_to_string(service.folder.path().join("second/logs/recorder.log"))
+        .expect("log");
+    assert!(log.contains("address in use"), "{log}");
+}

@@ -1,0 +1,182 @@
+//! The event stream: retry, ids, event names, envelopes, and replay on reconnect.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use recorder_test_support::{http, seed, Options, SeedMeeting, TestService};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::{call, BIN};
+
+/// One parsed SSE frame.
+#[derive(Debug, Default, Clone)]
+struct Frame {
+    id: Option<String>,
+    event: Option<String>,
+    data: Option<Value>,
+    retry: Option<String>,
+}
+
+/// Opens the stream and returns a receiver of frames.
+async fn open(
+    service: &TestService,
+    last_event_id: Option<&str>,
+) -> tokio::sync::mpsc::UnboundedReceiver<Frame> {
+    let mut request = http()
+        .get(service.url("/v1/events"))
+        .bearer_auth(&service.api_token);
+    if let Some(id) = last_event_id {
+        request = request.header("last-event-id", id);
+    }
+    let response = request.send().await.expect("events");
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap_or("")
+        .starts_with("text/event-stream"));
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut bytes = response.bytes_stream();
+        let mut buffer = String::new();
+        while let Some(Ok(chunk)) = bytes.next().await {
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let mut frame = Frame::default();
+                for line in block.lines() {
+                    let (field, value) = line.split_once(':').unwrap_or((line, ""));
+                    let value = value.strip_prefix(' ').unwrap_or(value).to_string();
+                    match field {
+                        "id" => frame.id = Some(value),
+                        "event" => frame.event = Some(value),
+                        "data" => frame.data = serde_json::from_str(&value).ok(),
+                        "retry" => frame.retry = Some(value),
+                        _ => {}
+                    }
+                }
+                if sender.send(frame).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    receiver
+}
+
+async fn next_event(receiver: &mut tokio::sync::mpsc::UnboundedReceiver<Frame>) -> Frame {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), receiver.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("stream open");
+        if frame.event.is_some() {
+            return frame;
+        }
+    }
+}
+
+async fn rename(service: &TestService, id: &str, title: &str) {
+    let answer = call(
+        Method::PATCH,
+        &service.url(&format!("/v1/meetings/{id}")),
+        Some(&service.api_token),
+        Some(&json!({ "title": title })),
+    )
+    .await;
+    assert_eq!(answer.status, 200);
+}
+
+#[tokio::test]
+async fn events_have_ids_names_envelopes_and_replay_after_reconnect() {
+    let mut ids = Vec::new();
+    let service = TestService::start_with(BIN, Options::default(), |data| {
+        ids = seed(data, &[SeedMeeting::ready("A", 1_000, &["x"])]);
+    });
+    let mut first = open(&service, None).await;
+    let hello = tokio::time::timeout(Duration::from_secs(5), first.recv())
+        .await
+        .expect("first frame")
+        .expect("open");
+    assert_eq!(hello.retry.as_deref(), Some("2000"), "retry comes first");
+
+    rename(&service, &ids[0], "one").await;
+    let one = next_event(&mut first).await;
+    assert_eq!(one.event.as_deref(), Some("meeting.updated"));
+    let data = one.data.clone().expect("data");
+    assert_eq!(data["type"], "meeting.updated");
+    assert_eq!(data["data"], json!({ "meeting_id": ids[0] }));
+    assert!(data["at"].as_i64().is_some_and(|at| at > 1_600_000_000_000));
+    let first_id: u64 = one.id.clone().expect("id").parse().expect("integer id");
+    drop(first);
+
+    // Events while disconnected are replayed to a client that says where it was.
+    rename(&service, &ids[0], "two").await;
+    let code = call(
+        Method::POST,
+        &service.url("/ui/pairing-code"),
+        Some(&service.ui_token),
+        None,
+    )
+    .await;
+    let paired = call(
+        Method::POST,
+        &service.url("/v1/pair"),
+        None,
+        Some(&json!({ "code": code.body["code"] })),
+    )
+    .await;
+    assert_eq!(paired.status, 200);
+
+    let mut resumed = open(&service, Some(&first_id.to_string())).await;
+    let two = next_event(&mut resumed).await;
+    assert_eq!(two.event.as_deref(), Some("meeting.updated"));
+    let second_id: u64 = two.id.clone().expect("id").parse().expect("id");
+    assert!(second_id > first_id);
+    let pair = next_event(&mut resumed).await;
+    assert_eq!(pair.event.as_deref(), Some("pair.completed"));
+    assert_eq!(pair.data.expect("data")["data"], json!({}));
+
+    // A client without Last-Event-ID only sees what happens after it connects.
+    let mut fresh = open(&service, None).await;
+    rename(&service, &ids[0], "three").await;
+    let three = next_event(&mut fresh).await;
+    assert_eq!(three.data.expect("data")["type"], "meeting.updated");
+    let three_id: u64 = three.id.expect("id").parse().expect("id");
+    assert!(three_id > second_id);
+    let deleted = call(
+        Method::DELETE,
+        &service.url(&format!("/v1/meetings/{}", ids[0])),
+        Some(&service.api_token),
+        None,
+    )
+    .await;
+    assert_eq!(deleted.status, 204);
+    let gone = next_event(&mut fresh).await;
+    assert_eq!(gone.event.as_deref(), Some("meeting.deleted"));
+}
+
+#[tokio::test]
+async fn shutdown_ends_open_streams_and_exits_cleanly() {
+    let mut service = crate::start();
+    let mut stream = open(&service, None).await;
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.recv()).await;
+    let mut child = service.take_child();
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let exit = loop {
+        if let Some(exit) = child.try_wait().expect("wait") {
+            break exit;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the service stops within 10 s of SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(exit.success(), "{exit:?}");
+}

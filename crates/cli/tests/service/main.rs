@@ -1,0 +1,137 @@
+//! Integration tests: a real `recorder serve` on an ephemeral port with a temporary
+//! data folder, driven over real HTTP (and raw TCP where HTTP clients would fix
+//! up a bad request for us).
+
+mod cli;
+mod concurrency;
+mod errors;
+mod events;
+mod guards;
+mod meetings;
+mod person;
+mod policy;
+mod search;
+
+use recorder_test_support::{http, Options, TestService};
+use reqwest::header::HeaderMap;
+use reqwest::Method;
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_recorder");
+
+pub fn start() -> TestService {
+    TestService::start(BIN, Options::default())
+}
+
+/// One answer: status, headers and the body as JSON (or a JSON string of the text).
+pub struct Answer {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Answer {
+    /// Asserts the contract's error shape with this status and code.
+    pub fn expect_error(&self, status: u16, code: &str) {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        assert_eq!(self.body["error"]["code"], code, "body: {}", self.text);
+        assert!(
+            self.body["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+        assert_eq!(
+            self.body.as_object().map(|o| o.len()),
+            Some(1),
+            "only `error`: {}",
+            self.text
+        );
+    }
+}
+
+pub async fn call(method: Method, url: &str, token: Option<&str>, body: Option<&Value>) -> Answer {
+    call_with(method, url, token, body, &[]).await
+}
+
+pub async fn call_with(
+    method: Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = http().request(method, url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("request reaches the service");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.expect("body");
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text.clone()));
+    Answer {
+        status,
+        headers,
+        body,
+        text,
+    }
+}
+
+pub async fn get(service: &TestService, path: &str) -> Answer {
+    call(
+        Method::GET,
+        &service.url(path),
+        Some(&service.api_token),
+        None,
+    )
+    .await
+}
+
+/// Installs a development licence through the person's channel (Pro plan).
+pub async fn make_pro(service: &TestService) {
+    let body = serde_json::json!({ "license": recorder_test_support::dev_license(None) });
+    let answer = call(
+        Method::POST,
+        &service.url("/ui/license"),
+        Some(&service.ui_token),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+}
+
+/// Changes settings through the person's channel.
+pub async fn set_settings(service: &TestService, patch: Value) -> Answer {
+    call(
+        Method::PATCH,
+        &service.url("/ui/settings"),
+        Some(&service.ui_token),
+        Some(&patch),
+    )
+    .await
+}
+
+/// Sends raw bytes and returns the raw answer (for requests clients would fix).
+pub async fn raw(service: &TestService, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", service.port))
+        .await
+        .expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read_to_end(&mut answer),
+    )
+    .await;
+    String::from_utf8_lossy(&answer).to_string()
+}
