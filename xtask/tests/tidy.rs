@@ -1,0 +1,142 @@
+//! Tidy: checks the codebase itself, so the architecture's invariants hold by test
+//! rather than by memory.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every Rust file of the workspace, as (path relative to the root, contents).
+fn rust_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for top in ["crates", "xtask"] {
+        collect(&root().join(top), &mut files);
+    }
+    assert!(files.len() > 30, "tidy found too few files: {}", files.len());
+    files
+}
+
+fn collect(folder: &Path, files: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|name| name == "target") {
+            continue;
+        }
+        if path.is_dir() {
+            collect(&path, files);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let relative = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+            let text = std::fs::read_to_string(&path).expect("readable source");
+            files.push((relative.replace("/../", "/"), text));
+        }
+    }
+}
+
+fn is_test_code(path: &str) -> bool {
+    path.contains("/tests/") || path.starts_with("crates/test-support/") || path.starts_with("xtask/")
+}
+
+fn in_crate(path: &str, name: &str) -> bool {
+    path.starts_with(&format!("crates/{name}/src/"))
+}
+
+/// Lines that are not comments, so docs may name what code must not do.
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|line| !line.trim_start().starts_with("//"))
+}
+
+#[test]
+fn every_file_has_a_module_doc() {
+    let missing: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(_, text)| !text.trim_start().starts_with("//!"))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(missing.is_empty(), "files without a leading //! doc: {missing:?}");
+}
+
+#[test]
+fn no_ignored_or_should_panic_tests() {
+    let ignore = ["#[", "ignore]"].concat();
+    let should_panic = ["#[", "should_panic"].concat();
+    let offenders: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(_, text)| code_lines(text).any(|l| l.contains(&ignore) || l.contains(&should_panic)))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "ignored or should_panic tests in {offenders:?}");
+}
+
+#[test]
+fn only_egress_and_the_loopback_client_build_http_clients() {
+    let markers = [
+        "reqwest::Client",
+        "reqwest::get",
+        "reqwest::blocking",
+        "hyper::client",
+        "hyper_util::client",
+        "ureq::",
+        "isahc::",
+        "surf::",
+        "attohttpc::",
+        "TcpStream::connect",
+    ];
+    let offenders: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "egress") && !in_crate(path, "client"))
+        .filter(|(_, text)| code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker))))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "HTTP clients outside egress and client: {offenders:?}");
+    for manifest in std::fs::read_dir(root().join("crates")).expect("crates").flatten() {
+        let name = manifest.file_name().to_string_lossy().to_string();
+        if ["egress", "client", "test-support"].contains(&name.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(manifest.path().join("Cargo.toml")).unwrap_or_default();
+        let dependencies = text.split("[dev-dependencies]").next().unwrap_or_default();
+        for client in ["reqwest", "ureq", "isahc", "surf", "attohttpc", "hyper-util"] {
+            assert!(!dependencies.contains(&format!("\n{client}")), "crates/{name} depends on {client}");
+        }
+    }
+}
+
+#[test]
+fn only_settings_reads_the_environment() {
+    let markers = ["env::var(", "env::var_os(", "env::vars(", "env::vars_os("];
+    let offenders: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "settings"))
+        .filter(|(_, text)| code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker))))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "environment read outside settings: {offenders:?}");
+}
+
+#[test]
+fn only_the_service_opens_the_database() {
+    let offenders: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "service") && !in_crate(path, "store"))
+        .filter(|(_, text)| code_lines(text).any(|line| line.contains("Store::open") || line.contains("rusqlite::")))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "database opened outside the service: {offenders:?}");
+}
+
+#[test]
+fn no_unwrap_in_library_code() {
+    let offenders: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(path, _)| !is_test_code(path))
+        .filter(|(_, text)| {
+            // Unit tests at the bottom of a file may unwrap; library code may not.
+            let library = text.split("#[cfg(test)]").next().unwrap_or_default();
+            code_lines(library).any(|line| line.contains(".unwrap()"))
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "unwrap() in library code: {offenders:?}");
+}
