@@ -91,7 +91,7 @@ pub struct MeetingPatch {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(min_length = 1, max_length = 500)]
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
     /// At most 50 tags of 1 to 64 characters after trimming; duplicates are merged.
     #[serde(
@@ -99,6 +99,7 @@ pub struct MeetingPatch {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schema(max_items = 50)]
     pub tags: Option<Vec<String>>,
     #[serde(
         default,
@@ -119,6 +120,7 @@ pub struct MeetingPatch {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttendeePatch {
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub name: String,
 }
 
@@ -134,9 +136,32 @@ pub struct ActionItemPatch {
 #[serde(deny_unknown_fields)]
 pub struct NotesRequest {
     /// summary, action_items, decisions, key_points or custom (needs template_id)
+    #[schema(value_type = NoteKindName)]
     pub kind: String,
     #[serde(default)]
     pub template_id: Option<String>,
+}
+
+/// The note kinds.
+#[derive(ToSchema)]
+#[schema(rename_all = "snake_case")]
+pub enum NoteKindName {
+    Summary,
+    ActionItems,
+    Decisions,
+    KeyPoints,
+    Custom,
+}
+
+/// Transcript formats of `GET /v1/meetings/{id}/transcript`.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum TranscriptFormat {
+    Json,
+    Md,
+    Srt,
+    Vtt,
+    Txt,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -23,12 +23,16 @@ pub struct RecordingState {
 /// build does not know are ignored rather than refused.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PromptRequest {
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub source_app: String,
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 2048, pattern = r"\S")]
     pub url: Option<String>,
     #[serde(default)]
+    #[schema(max_items = 200, value_type = Option<Vec<crate::AttendeePatch>>)]
     pub attendees: Option<Vec<Attendee>>,
 }
 
@@ -52,8 +56,10 @@ pub struct Prompt {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StartRequest {
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub source_app: String,
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
 }
 
@@ -61,6 +67,7 @@ pub struct StartRequest {
 #[serde(deny_unknown_fields)]
 pub struct MarkerRequest {
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub label: Option<String>,
 }
 
@@ -74,8 +81,10 @@ pub struct StopReply {
 #[serde(deny_unknown_fields)]
 pub struct ImportRequest {
     /// Absolute path, or a path starting with `~/`.
+    #[schema(min_length = 1, pattern = "^(/|~/)")]
     pub path: String,
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
 }
 

@@ -26,6 +26,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 #[openapi(
     info(title = "recorder local API", description = "Loopback API of the recorder service. Every route but /v1/pair needs `Authorization: Bearer <api_token>`."),
     modifiers(&BearerScheme),
+    components(schemas(recorder_api_types::TranscriptFormat)),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
 )]
 struct ApiDoc;

@@ -23,8 +23,8 @@ const MAX_LIMIT: i64 = 200;
 #[utoipa::path(get, path = "/v1/meetings", tag = "meetings",
     params(
         ("q" = Option<String>, Query, description = "Full-text filter over titles, transcripts and notes"),
-        ("limit" = Option<i64>, Query, description = "1 to 200 (larger values are clamped); default 50"),
-        ("offset" = Option<i64>, Query, description = "0 or more; default 0"),
+        ("limit" = Option<i64>, Query, description = "1 to 200 (larger values are clamped); default 50", minimum = 1),
+        ("offset" = Option<i64>, Query, description = "0 or more; default 0", minimum = 0),
         ("from" = Option<i64>, Query, description = "started_at lower bound in ms (inclusive)"),
         ("to" = Option<i64>, Query, description = "started_at upper bound in ms (exclusive)"),
     ),

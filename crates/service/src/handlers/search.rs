@@ -14,8 +14,8 @@ use crate::state::AppState;
 /// error. Snippets are HTML-escaped with matches in `<mark>…</mark>`.
 #[utoipa::path(get, path = "/v1/search", tag = "search",
     params(
-        ("q" = String, Query, description = "Search text (required, not empty)"),
-        ("limit" = Option<i64>, Query, description = "1 to 100 (larger values are clamped); default 20"),
+        ("q" = String, Query, description = "Search text (required, not empty)", pattern = r"\S"),
+        ("limit" = Option<i64>, Query, description = "1 to 100 (larger values are clamped); default 20", minimum = 1),
     ),
     responses(
         (status = 200, body = SearchResults),

@@ -18,7 +18,7 @@ use crate::state::AppState;
 #[utoipa::path(get, path = "/v1/meetings/{id}/transcript", tag = "meetings",
     params(
         ("id" = String, Path, description = "Meeting id"),
-        ("format" = Option<String>, Query, description = "json (default), md, srt, vtt or txt"),
+        ("format" = Option<recorder_api_types::TranscriptFormat>, Query, description = "json (default), md, srt, vtt or txt"),
     ),
     responses(
         (status = 200, description = "The transcript",
