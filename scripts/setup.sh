@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing recorder needs on Debian/Ubuntu:
+# a C toolchain for the bundled SQLite, curl, Python 3 with venv, and the Python
+# test tools (schemathesis) in .venv. Safe to run again: it skips what is there.
+# macOS: install Xcode's command line tools and Python 3 (Homebrew); the rest is
+# the same. The Rust toolchain (rustup, stable) must already be installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl ca-certificates)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${need_apt[@]}"
+  else
+    echo "setup: please install: ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2
+  exit 1
+fi
+
+if [ ! -x .venv/bin/schemathesis ]; then
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check "schemathesis==4.32.5"
+fi
+echo "setup: ready"
