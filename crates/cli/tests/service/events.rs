@@ -16,6 +16,7 @@ struct Frame {
     event: Option<String>,
     data: Option<Value>,
     retry: Option<String>,
+    comment: Option<String>,
 }
 
 /// Opens the stream and returns a receiver of frames.
@@ -44,7 +45,7 @@ async fn open(
             while let Some(end) = buffer.find("\n\n") {
                 let block: String = buffer.drain(..end + 2).collect();
                 let mut frame = Frame::default();
-                for line in block.lines() {
+                for line in block.lines().filter(|line| !line.is_empty()) {
                     let (field, value) = line.split_once(':').unwrap_or((line, ""));
                     let value = value.strip_prefix(' ').unwrap_or(value).to_string();
                     match field {
@@ -52,6 +53,7 @@ async fn open(
                         "event" => frame.event = Some(value),
                         "data" => frame.data = serde_json::from_str(&value).ok(),
                         "retry" => frame.retry = Some(value),
+                        "" => frame.comment = Some(value),
                         _ => {}
                     }
                 }
@@ -179,4 +181,64 @@ async fn shutdown_ends_open_streams_and_exits_cleanly() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert!(exit.success(), "{exit:?}");
+}
+
+#[tokio::test]
+async fn prompts_appear_as_events_and_idle_streams_get_keep_alives() {
+    let service = crate::start();
+    let mut stream = open(&service, None).await;
+    let body = json!({"source_app": "meet", "title": "Standup", "url": "https://meet.example/s", "attendees": [{"name": "Ada"}]});
+    let prompt = call(
+        Method::POST,
+        &service.url("/v1/recording/prompt"),
+        Some(&service.api_token),
+        Some(&body),
+    )
+    .await;
+    let prompt_id = prompt.body["prompt_id"].as_str().expect("id").to_string();
+    let shown = next_event(&mut stream).await;
+    assert_eq!(shown.event.as_deref(), Some("prompt.shown"));
+    let data = shown.data.expect("data")["data"].clone();
+    assert_eq!(data["prompt_id"], prompt_id.as_str());
+    assert_eq!(data["source_app"], "meet");
+    assert_eq!(data["title"], "Standup");
+    assert_eq!(data["url"], "https://meet.example/s");
+    assert_eq!(data["attendees"], json!([{"name": "Ada"}]));
+    let (created, expires) = (
+        data["created_at"].as_i64().expect("created"),
+        data["expires_at"].as_i64().expect("expires"),
+    );
+    assert_eq!(expires - created, 60_000, "prompts expire after 60 s");
+
+    let answer_url = service.url(&format!("/ui/prompts/{prompt_id}/answer"));
+    let declined = call(
+        Method::POST,
+        &answer_url,
+        Some(&service.ui_token),
+        Some(&json!({"answer": "decline"})),
+    )
+    .await;
+    assert_eq!(declined.status, 200);
+    let answered = next_event(&mut stream).await;
+    assert_eq!(answered.event.as_deref(), Some("prompt.answered"));
+    assert_eq!(
+        answered.data.expect("data")["data"],
+        json!({"prompt_id": prompt_id, "accepted": false, "answer": "decline"})
+    );
+
+    let waited = std::time::Instant::now();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), stream.recv())
+            .await
+            .expect("a frame within 20 s")
+            .expect("open");
+        if frame.comment.is_some() {
+            assert_eq!(frame.comment.as_deref(), Some("keep-alive"));
+            assert!(
+                waited.elapsed() >= Duration::from_secs(10),
+                "keep-alives are about 15 s apart"
+            );
+            break;
+        }
+    }
 }

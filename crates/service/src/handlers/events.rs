@@ -62,7 +62,7 @@ pub async fn events(
     Sse::new(stream).keep_alive(
         KeepAlive::new()
             .interval(Duration::from_secs(15))
-            .text(" keep-alive"),
+            .text("keep-alive"),
     )
 }
 
