@@ -94,7 +94,7 @@ fn platform_source(_environment: &Environment) -> Box<dyn PolicySource> {
     })
 }
 
-#[cfg(target_os = "macos")]
+#[cfg(any(target_os = "macos", test))]
 mod macos {
     //! macOS: `/Library/Managed Preferences/<user>/app.recorder.desktop.plist` first,
     //! then `/Library/Managed Preferences/app.recorder.desktop.plist`.
@@ -105,6 +105,12 @@ mod macos {
     }
 
     impl ManagedPreferences {
+        #[cfg(test)]
+        pub fn at(candidates: Vec<PathBuf>) -> Self {
+            ManagedPreferences { candidates }
+        }
+
+        #[cfg_attr(test, allow(dead_code))]
         pub fn new(environment: &Environment) -> Self {
             let root = Path::new("/Library/Managed Preferences");
             let mut candidates = Vec::new();
@@ -215,6 +221,43 @@ mod windows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn macos_plists_are_read_per_user_first() {
+        let temp = tempfile::tempdir().expect("temp");
+        let user = temp.path().join("ada.plist");
+        let machine = temp.path().join("machine.plist");
+        let plist = |org: &str| {
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+<key>OrganizationName</key><string>{org}</string>
+<key>DisableAgentRecording</key><true/>
+<key>MaxRetentionDays</key><integer>30</integer>
+<key>AllowedExportFolder</key><array/>
+</dict></plist>"#
+            )
+        };
+        std::fs::write(&machine, plist("Machine")).expect("write");
+        let source = macos::ManagedPreferences::at(vec![user.clone(), machine.clone()]);
+        let entries = source.load().expect("load");
+        assert!(entries.contains(&(
+            "OrganizationName".into(),
+            RawPolicyValue::Text("Machine".into())
+        )));
+        assert!(entries.contains(&("DisableAgentRecording".into(), RawPolicyValue::Bool(true))));
+        assert!(entries.contains(&("MaxRetentionDays".into(), RawPolicyValue::Integer(30))));
+        assert!(entries.contains(&(
+            "AllowedExportFolder".into(),
+            RawPolicyValue::Other("an unsupported plist value")
+        )));
+        std::fs::write(&user, plist("User")).expect("write");
+        let entries = source.load().expect("load");
+        assert!(entries.contains(&(
+            "OrganizationName".into(),
+            RawPolicyValue::Text("User".into())
+        )));
+    }
 
     #[test]
     fn json_file_values_and_missing_file() {

@@ -242,3 +242,61 @@ async fn prompts_appear_as_events_and_idle_streams_get_keep_alives() {
         }
     }
 }
+
+#[tokio::test]
+async fn unanswered_prompts_expire_after_60_seconds() {
+    let service = crate::start();
+    let mut stream = open(&service, None).await;
+    let body = json!({"source_app": "teams", "url": "https://teams.example/x"});
+    let prompt = call(
+        Method::POST,
+        &service.url("/v1/recording/prompt"),
+        Some(&service.api_token),
+        Some(&body),
+    )
+    .await;
+    let prompt_id = prompt.body["prompt_id"].as_str().expect("id").to_string();
+    assert_eq!(
+        next_event(&mut stream).await.event.as_deref(),
+        Some("prompt.shown")
+    );
+    let asked = std::time::Instant::now();
+    let expired = loop {
+        let frame = tokio::time::timeout(Duration::from_secs(75), stream.recv())
+            .await
+            .expect("expiry within 75 s")
+            .expect("open");
+        if frame.event.as_deref() == Some("prompt.answered") {
+            break frame;
+        }
+    };
+    assert!(
+        asked.elapsed() >= Duration::from_secs(59),
+        "not before 60 s: {:?}",
+        asked.elapsed()
+    );
+    assert_eq!(
+        expired.data.expect("data")["data"],
+        json!({"prompt_id": prompt_id, "accepted": false, "answer": "expired"})
+    );
+    let late = call(
+        Method::POST,
+        &service.url(&format!("/ui/prompts/{prompt_id}/answer")),
+        Some(&service.ui_token),
+        Some(&json!({"answer": "decline"})),
+    )
+    .await;
+    late.expect_error(404, "not_found");
+    let again = call(
+        Method::POST,
+        &service.url("/v1/recording/prompt"),
+        Some(&service.api_token),
+        Some(&body),
+    )
+    .await;
+    assert_ne!(
+        again.body["prompt_id"],
+        prompt_id.as_str(),
+        "an expired prompt is not reused"
+    );
+}
