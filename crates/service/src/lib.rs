@@ -89,6 +89,7 @@ impl Service {
                 api,
                 ui,
                 paired: RwLock::new(paired.collect::<HashMap<_, _>>()),
+                last_recorded_use: Default::default(),
             },
             pairing_codes: pairing::PairingCodes::default(),
             sessions: sessions::Sessions::default(),

@@ -1,6 +1,6 @@
 //! The service's shared state: a handful of components, each owning one concern.
 
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use recorder_domain::{Plan, PolicyValues};
 use recorder_settings::{DataDir, Environment, Settings};
@@ -48,6 +48,25 @@ pub struct Tokens {
     pub ui: String,
     // token hash -> pairing id; changed on pair and revoke, read on every request.
     pub paired: RwLock<HashMap<[u8; 32], String>>,
+    // pairing id -> when `last_used_at` was last written, to write it at most once a minute.
+    pub last_recorded_use: Mutex<HashMap<String, i64>>,
+}
+
+impl Tokens {
+    /// Whether a use of this pairing at `now` should be written to the database.
+    pub fn should_record_use(&self, pairing_id: &str, now: i64) -> bool {
+        let mut recorded = self
+            .last_recorded_use
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        match recorded.get(pairing_id) {
+            Some(at) if now - *at < 60_000 => false,
+            _ => {
+                recorded.insert(pairing_id.to_string(), now);
+                true
+            }
+        }
+    }
 }
 
 impl Shared {

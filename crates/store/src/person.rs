@@ -123,7 +123,18 @@ impl crate::Store {
     }
 
     /// Moves every pending prompt whose time is up to `expired` and returns them.
+    /// Checks on a reader first, so the usual case (nothing due) never writes.
     pub fn expire_prompts(&self, now: i64) -> StoreResult<Vec<PromptRecord>> {
+        let due: bool = self.read(|db| {
+            Ok(db
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM prompts WHERE state = 'pending' AND expires_at <= ?1)",
+                )?
+                .query_row([now], |row| row.get(0))?)
+        })?;
+        if !due {
+            return Ok(Vec::new());
+        }
         self.write(|tx| {
             let expired = tx
                 .prepare_cached(&format!(

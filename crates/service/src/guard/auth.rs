@@ -75,15 +75,33 @@ fn api_principal(state: &AppState, headers: &HeaderMap) -> Result<Principal, Api
             .is_some_and(|value| value.trim().eq_ignore_ascii_case(GATEWAY_CLIENT));
         return Ok(Principal::Api { agent });
     }
-    let paired = state
+    let pairing = state
         .tokens
         .paired
         .read()
-        .unwrap_or_else(|p| p.into_inner());
-    match paired.get(&hash_token(&token)) {
-        Some(id) => Ok(Principal::Paired { id: id.clone() }),
-        None => Err(ApiError::unauthorized("the bearer token is not valid")),
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&hash_token(&token))
+        .cloned();
+    let Some(id) = pairing else {
+        return Err(ApiError::unauthorized("the bearer token is not valid"));
+    };
+    record_use(state, &id);
+    Ok(Principal::Paired { id })
+}
+
+/// Notes when a paired extension was last seen (at most once a minute), off the
+/// request path.
+fn record_use(state: &AppState, pairing_id: &str) {
+    let now = now_ms();
+    if !state.tokens.should_record_use(pairing_id, now) {
+        return;
     }
+    let (store, id) = (state.store.clone(), pairing_id.to_string());
+    tokio::task::spawn_blocking(move || {
+        if let Err(error) = store.touch_pairing(&id, now) {
+            tracing::warn!(%error, "could not record when a pairing was last used");
+        }
+    });
 }
 
 fn person_principal(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
