@@ -86,33 +86,17 @@ pub struct Transcript {
 #[serde(deny_unknown_fields)]
 pub struct MeetingPatch {
     /// 1 to 500 characters.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
     /// At most 50 tags of 1 to 64 characters after trimming; duplicates are merged.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schema(max_items = 50)]
     pub tags: Option<Vec<String>>,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub starred: Option<bool>,
     /// Names of 1 to 200 characters.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub attendees: Option<Vec<AttendeePatch>>,
 }
 

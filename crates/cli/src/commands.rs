@@ -136,10 +136,7 @@ pub struct Failure {
 
 impl Failure {
     pub fn general(error: impl std::fmt::Display) -> Self {
-        Failure {
-            message: error.to_string(),
-            exit_code: 1,
-        }
+        Failure { message: error.to_string(), exit_code: 1 }
     }
 }
 
@@ -171,19 +168,14 @@ fn connect(context: &Context, channel: Channel) -> Result<Client, Failure> {
         Channel::Api => (data_dir.api_token(), "api_token"),
         Channel::Person => (data_dir.ui_token(), "ui_token"),
     };
-    let token = data_dir
-        .read_token(&path)
-        .map_err(Failure::general)?
-        .ok_or_else(|| Failure {
-            message: format!(
-                "no {name} in {}: start the service once with `recorder serve`",
-                data_dir.root().display()
-            ),
-            exit_code: 3,
-        })?;
-    let port = context
-        .port
-        .unwrap_or_else(|| configured_api_port(&data_dir.settings()));
+    let token = data_dir.read_token(&path).map_err(Failure::general)?.ok_or_else(|| Failure {
+        message: format!(
+            "no {name} in {}: start the service once with `recorder serve`",
+            data_dir.root().display()
+        ),
+        exit_code: 3,
+    })?;
+    let port = context.port.unwrap_or_else(|| configured_api_port(&data_dir.settings()));
     Ok(Client::new(&format!("http://127.0.0.1:{port}"), &token)?)
 }
 
@@ -193,9 +185,8 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         Command::Status(flag) => status(&connect(&context, Channel::Api)?, flag.json).await,
         Command::Meetings(sub) => meetings(&connect(&context, Channel::Api)?, sub).await,
         Command::Transcript(args) => {
-            let text = connect(&context, Channel::Api)?
-                .transcript_text(&args.id, &args.format)
-                .await?;
+            let text =
+                connect(&context, Channel::Api)?.transcript_text(&args.id, &args.format).await?;
             print!("{text}");
             Ok(())
         }
@@ -220,22 +211,13 @@ async fn status(client: &Client, json: bool) -> Result<(), Failure> {
         Some(id) if health.recording.active => format!("recording meeting {id}"),
         _ => "not recording".to_string(),
     };
-    println!(
-        "recorder {} is running at {} ({recording})",
-        health.version,
-        client.base()
-    );
+    println!("recorder {} is running at {} ({recording})", health.version, client.base());
     Ok(())
 }
 
 async fn meetings(client: &Client, command: MeetingsCommand) -> Result<(), Failure> {
     match command {
-        MeetingsCommand::List {
-            query,
-            limit,
-            offset,
-            json,
-        } => {
+        MeetingsCommand::List { query, limit, offset, json } => {
             let mut params = vec![("limit", limit.to_string()), ("offset", offset.to_string())];
             if let Some(q) = query {
                 params.push(("q", q));
@@ -327,10 +309,8 @@ async fn settings(context: &Context, command: SettingsCommand) -> Result<(), Fai
         SettingsCommand::Get { key, json } => {
             let settings = connect(context, Channel::Api)?.settings().await?;
             let value = match &key {
-                Some(key) => lookup(&settings, key).ok_or(Failure {
-                    message: format!("no setting named {key}"),
-                    exit_code: 4,
-                })?,
+                Some(key) => lookup(&settings, key)
+                    .ok_or(Failure { message: format!("no setting named {key}"), exit_code: 4 })?,
                 None => settings,
             };
             if json || value.is_object() {
@@ -352,9 +332,7 @@ async fn settings(context: &Context, command: SettingsCommand) -> Result<(), Fai
 }
 
 fn lookup(settings: &Value, key: &str) -> Option<Value> {
-    key.split('.')
-        .try_fold(settings, |node, part| node.get(part))
-        .cloned()
+    key.split('.').try_fold(settings, |node, part| node.get(part)).cloned()
 }
 
 /// `general.user_name` + value → `{"general": {"user_name": value}}`

@@ -31,20 +31,14 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("recorder: cannot start: {error}");
             return ExitCode::from(1);
         }
     };
-    let context = commands::Context {
-        data_dir: cli.data_dir,
-        port: cli.port,
-    };
+    let context = commands::Context { data_dir: cli.data_dir, port: cli.port };
     match runtime.block_on(commands::run(context, cli.command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

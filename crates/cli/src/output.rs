@@ -48,11 +48,8 @@ fn table(header: &[&str], rows: &[Vec<String>]) {
         }
     }
     let line = |cells: Vec<String>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(cell, width)| format!("{cell:<width$}"))
-            .collect();
+        let padded: Vec<String> =
+            cells.iter().zip(&widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
         println!("{}", padded.join("  ").trim_end());
     };
     line(header.iter().map(|h| h.to_string()).collect());
@@ -83,11 +80,7 @@ pub fn meeting_table(list: &MeetingList) {
                 date(m.started_at),
                 duration(m.duration_ms),
                 m.status.clone(),
-                if m.starred {
-                    "★".into()
-                } else {
-                    String::new()
-                },
+                if m.starred { "★".into() } else { String::new() },
                 shorten(&m.title, 50),
             ]
         })
@@ -106,11 +99,7 @@ pub fn meeting_table(list: &MeetingList) {
 pub fn meeting_details(meeting: &Meeting) {
     println!("{}", meeting.title);
     println!("  id:        {}", meeting.id);
-    println!(
-        "  started:   {} ({})",
-        date(meeting.started_at),
-        duration(meeting.duration_ms)
-    );
+    println!("  started:   {} ({})", date(meeting.started_at), duration(meeting.duration_ms));
     println!("  status:    {}", meeting.status);
     println!("  from:      {}", meeting.source_app);
     if !meeting.attendees.is_empty() {
@@ -139,12 +128,7 @@ pub fn meeting_details(meeting: &Meeting) {
         println!("\n## Markers");
         for marker in markers {
             let seconds = marker.at_ms / 1000;
-            println!(
-                "- [{:02}:{:02}] {}",
-                seconds / 60,
-                seconds % 60,
-                marker.label
-            );
+            println!("- [{:02}:{:02}] {}", seconds / 60, seconds % 60, marker.label);
         }
     }
 }
@@ -156,22 +140,13 @@ pub fn search_results(results: &SearchResults) {
     }
     for result in &results.results {
         let place = match (result.start_ms, &result.speaker) {
-            (Some(start), Some(speaker)) => format!(
-                "{speaker} at {:02}:{:02}",
-                start / 60_000,
-                start / 1000 % 60
-            ),
+            (Some(start), Some(speaker)) => {
+                format!("{speaker} at {:02}:{:02}", start / 60_000, start / 1000 % 60)
+            }
             _ => "notes".to_string(),
         };
-        let snippet = result
-            .snippet
-            .replace("<mark>", "[")
-            .replace("</mark>", "]");
-        println!(
-            "{}  {}  ({place})",
-            date(result.started_at),
-            result.meeting_title
-        );
+        let snippet = result.snippet.replace("<mark>", "[").replace("</mark>", "]");
+        println!("{}  {}  ({place})", date(result.started_at), result.meeting_title);
         println!("    {}", unescape(&snippet));
     }
 }
@@ -208,11 +183,8 @@ pub fn policy_table(report: &PolicyReport) {
         .keys
         .iter()
         .map(|k| {
-            let value = if k.value.is_null() {
-                "Not Configured".to_string()
-            } else {
-                plain(&k.value)
-            };
+            let value =
+                if k.value.is_null() { "Not Configured".to_string() } else { plain(&k.value) };
             vec![k.key.clone(), value]
         })
         .collect();

@@ -19,26 +19,19 @@ pub async fn run(context: Context) -> Result<(), Failure> {
     data_dir.prepare().map_err(Failure::general)?;
     init_logging(&data_dir, &environment);
     let shutdown = CancellationToken::new();
-    let config = Config {
-        data_dir,
-        port: context.port,
-        environment,
-    };
-    let service = Service::bind(config, shutdown.clone())
-        .await
-        .map_err(|error| match error.downcast_ref::<AddressInUse>() {
-            Some(in_use) => Failure::general(in_use),
-            None => Failure::general(format!("{error:#}")),
-        })?;
+    let config = Config { data_dir, port: context.port, environment };
+    let service = Service::bind(config, shutdown.clone()).await.map_err(|error| match error
+        .downcast_ref::<AddressInUse>(
+    ) {
+        Some(in_use) => Failure::general(in_use),
+        None => Failure::general(format!("{error:#}")),
+    })?;
     let address = service.local_addr().map_err(Failure::general)?;
     tracing::info!(%address, "listening");
     println!("recorder listening on http://{address}");
     let _ = std::io::stdout().flush();
     tokio::spawn(stop_on_signal(shutdown));
-    service
-        .serve()
-        .await
-        .map_err(|error| Failure::general(format!("{error:#}")))
+    service.serve().await.map_err(|error| Failure::general(format!("{error:#}")))
 }
 
 async fn stop_on_signal(shutdown: CancellationToken) {
@@ -50,10 +43,9 @@ async fn stop_on_signal(shutdown: CancellationToken) {
 #[cfg(unix)]
 async fn wait_for_signal() {
     use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut interrupt), Ok(mut terminate)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
+    let (Ok(mut interrupt), Ok(mut terminate)) =
+        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
+    else {
         tracing::error!("cannot listen for signals; stop the service by killing it");
         return std::future::pending().await;
     };
@@ -77,23 +69,14 @@ fn init_logging(data_dir: &DataDir, environment: &Environment) {
             .unwrap_or_else(|_| EnvFilter::new("info"))
     };
     let ansi = std::io::stderr().is_terminal();
-    let stderr = fmt::layer()
-        .with_ansi(ansi)
-        .with_writer(std::io::stderr)
-        .with_filter(filter());
+    let stderr = fmt::layer().with_ansi(ansi).with_writer(std::io::stderr).with_filter(filter());
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(data_dir.logs().join("recorder.log"))
         .ok()
         .map(|file| {
-            fmt::layer()
-                .with_ansi(false)
-                .with_writer(Mutex::new(file))
-                .with_filter(filter())
+            fmt::layer().with_ansi(false).with_writer(Mutex::new(file)).with_filter(filter())
         });
-    let _ = tracing_subscriber::registry()
-        .with(stderr)
-        .with(file)
-        .try_init();
+    let _ = tracing_subscriber::registry().with(stderr).with(file).try_init();
 }

@@ -15,11 +15,7 @@ pub enum ClientError {
     #[error("the recorder service is not running at {0} (start it with `recorder serve`)")]
     Unreachable(String),
     #[error("{message}")]
-    Api {
-        status: u16,
-        code: String,
-        message: String,
-    },
+    Api { status: u16, code: String, message: String },
     #[error("unexpected answer from the service: {0}")]
     Decode(String),
     #[error("refusing to send a token to {0}: only loopback addresses are allowed")]
@@ -54,18 +50,12 @@ impl Client {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| ClientError::Decode(error.to_string()))?;
-        Ok(Client {
-            http,
-            base,
-            token: token.to_string(),
-            extra_headers: Vec::new(),
-        })
+        Ok(Client { http, base, token: token.to_string(), extra_headers: Vec::new() })
     }
 
     /// Adds a header to every request (the gateway marks itself with it).
     pub fn with_header(mut self, name: &str, value: &str) -> Self {
-        self.extra_headers
-            .push((name.to_string(), value.to_string()));
+        self.extra_headers.push((name.to_string(), value.to_string()));
         self
     }
 
@@ -84,21 +74,17 @@ impl Client {
     }
 
     async fn send(&self, builder: RequestBuilder) -> ClientResult<Response> {
-        let response = builder
-            .send()
-            .await
-            .map_err(|_| ClientError::Unreachable(self.base.to_string()))?;
+        let response =
+            builder.send().await.map_err(|_| ClientError::Unreachable(self.base.to_string()))?;
         if response.status().is_success() {
             return Ok(response);
         }
         let status = response.status().as_u16();
         let body = response.bytes().await.unwrap_or_default();
         Err(match serde_json::from_slice::<api::ErrorBody>(&body) {
-            Ok(error) => ClientError::Api {
-                status,
-                code: error.error.code,
-                message: error.error.message,
-            },
+            Ok(error) => {
+                ClientError::Api { status, code: error.error.code, message: error.error.message }
+            }
             Err(_) => ClientError::Api {
                 status,
                 code: "unknown".into(),
@@ -109,10 +95,7 @@ impl Client {
 
     async fn json<T: DeserializeOwned>(&self, builder: RequestBuilder) -> ClientResult<T> {
         let response = self.send(builder).await?;
-        response
-            .json()
-            .await
-            .map_err(|error| ClientError::Decode(error.to_string()))
+        response.json().await.map_err(|error| ClientError::Decode(error.to_string()))
     }
 
     pub async fn get<T: DeserializeOwned>(
@@ -120,18 +103,12 @@ impl Client {
         path: &str,
         query: &[(&str, String)],
     ) -> ClientResult<T> {
-        self.json(self.request(Method::GET, path).query(query))
-            .await
+        self.json(self.request(Method::GET, path).query(query)).await
     }
 
     pub async fn get_text(&self, path: &str, query: &[(&str, String)]) -> ClientResult<String> {
-        let response = self
-            .send(self.request(Method::GET, path).query(query))
-            .await?;
-        response
-            .text()
-            .await
-            .map_err(|error| ClientError::Decode(error.to_string()))
+        let response = self.send(self.request(Method::GET, path).query(query)).await?;
+        response.text().await.map_err(|error| ClientError::Decode(error.to_string()))
     }
 
     pub async fn post<B: Serialize, T: DeserializeOwned>(
@@ -147,14 +124,11 @@ impl Client {
         path: &str,
         body: &B,
     ) -> ClientResult<T> {
-        self.json(self.request(Method::PATCH, path).json(body))
-            .await
+        self.json(self.request(Method::PATCH, path).json(body)).await
     }
 
     pub async fn delete(&self, path: &str) -> ClientResult<()> {
-        self.send(self.request(Method::DELETE, path))
-            .await
-            .map(|_| ())
+        self.send(self.request(Method::DELETE, path)).await.map(|_| ())
     }
 
     // Typed calls of the local API.
@@ -168,8 +142,7 @@ impl Client {
     }
 
     pub async fn meeting(&self, id: &str) -> ClientResult<api::Meeting> {
-        self.get(&format!("/v1/meetings/{}", segment(id)), &[])
-            .await
+        self.get(&format!("/v1/meetings/{}", segment(id)), &[]).await
     }
 
     pub async fn delete_meeting(&self, id: &str) -> ClientResult<()> {
@@ -178,8 +151,7 @@ impl Client {
 
     pub async fn transcript_text(&self, id: &str, format: &str) -> ClientResult<String> {
         let path = format!("/v1/meetings/{}/transcript", segment(id));
-        self.get_text(&path, &[("format", format.to_string())])
-            .await
+        self.get_text(&path, &[("format", format.to_string())]).await
     }
 
     pub async fn search(&self, q: &str, limit: Option<i64>) -> ClientResult<api::SearchResults> {
@@ -228,21 +200,13 @@ impl Client {
         &self,
         license: &api::LicenseFile,
     ) -> ClientResult<api::PlanReply> {
-        self.post(
-            "/ui/license",
-            &api::LicenseRequest {
-                license: license.clone(),
-            },
-        )
-        .await
+        self.post("/ui/license", &api::LicenseRequest { license: license.clone() }).await
     }
 }
 
 /// Percent-encodes an id for use as one path segment.
 fn segment(id: &str) -> String {
-    url::form_urlencoded::byte_serialize(id.as_bytes())
-        .collect::<String>()
-        .replace('+', "%20")
+    url::form_urlencoded::byte_serialize(id.as_bytes()).collect::<String>().replace('+', "%20")
 }
 
 #[cfg(test)]
@@ -254,16 +218,10 @@ mod tests {
         assert!(Client::new("http://127.0.0.1:47321", "t").is_ok());
         assert!(Client::new("http://localhost:1", "t").is_ok());
         assert!(Client::new("http://[::1]:1", "t").is_ok());
-        for bad in [
-            "http://example.com",
-            "https://127.0.0.1",
-            "http://127.0.0.1.nip.io",
-            "nonsense",
-        ] {
-            assert!(
-                matches!(Client::new(bad, "t"), Err(ClientError::NotLoopback(_))),
-                "{bad}"
-            );
+        for bad in
+            ["http://example.com", "https://127.0.0.1", "http://127.0.0.1.nip.io", "nonsense"]
+        {
+            assert!(matches!(Client::new(bad, "t"), Err(ClientError::NotLoopback(_))), "{bad}");
         }
     }
 

@@ -114,11 +114,7 @@ impl PolicyKey {
             (PolicyType::Integer, RawPolicyValue::Integer(number)) => PolicyValue::Integer(*number),
             (PolicyType::Text, RawPolicyValue::Text(text)) => PolicyValue::Text(text.clone()),
             (expected, _) => {
-                return Err(format!(
-                    "expected {}, got {}",
-                    type_name(expected),
-                    raw_kind(raw)
-                ))
+                return Err(format!("expected {}, got {}", type_name(expected), raw_kind(raw)))
             }
         };
         self.check_constraints(&value)?;
@@ -187,9 +183,7 @@ impl PolicyValues {
         let mut policy = PolicyValues::default();
         for (name, raw) in entries {
             let Some(key) = PolicyKey::from_name(name) else {
-                policy
-                    .invalid
-                    .push((name.to_string(), "unknown policy key".to_string()));
+                policy.invalid.push((name.to_string(), "unknown policy key".to_string()));
                 continue;
             };
             match key.validate(&raw) {
@@ -203,10 +197,7 @@ impl PolicyValues {
     }
 
     pub fn get(&self, key: PolicyKey) -> Option<&PolicyValue> {
-        self.values
-            .iter()
-            .find(|(candidate, _)| *candidate == key)
-            .map(|(_, value)| value)
+        self.values.iter().find(|(candidate, _)| *candidate == key).map(|(_, value)| value)
     }
 
     /// True only when the key is configured to `true`.
@@ -223,10 +214,7 @@ impl PolicyValues {
 
     /// "Managed by <name>" or "Managed by your organisation".
     pub fn managed_by(&self) -> String {
-        format!(
-            "Managed by {}",
-            self.organization_name().unwrap_or("your organisation")
-        )
+        format!("Managed by {}", self.organization_name().unwrap_or("your organisation"))
     }
 
     /// The retention cap in days, if any (values of 0 or below mean no cap).
@@ -300,10 +288,7 @@ mod tests {
     fn organisation_name_limits_and_message() {
         let named = policy(&[("OrganizationName", RawPolicyValue::Text("Acme".into()))]);
         assert_eq!(named.managed_by(), "Managed by Acme");
-        assert_eq!(
-            PolicyValues::default().managed_by(),
-            "Managed by your organisation"
-        );
+        assert_eq!(PolicyValues::default().managed_by(), "Managed by your organisation");
         let long = policy(&[("OrganizationName", RawPolicyValue::Text("x".repeat(81)))]);
         assert_eq!(long.organization_name(), None);
         let exact = policy(&[("OrganizationName", RawPolicyValue::Text("é".repeat(80)))]);
@@ -319,10 +304,7 @@ mod tests {
         assert_eq!(values.get(PolicyKey::DisableAutoExport), None);
         assert_eq!(
             values.invalid,
-            vec![(
-                "DisableEverything".to_string(),
-                "unknown policy key".to_string()
-            )]
+            vec![("DisableEverything".to_string(), "unknown policy key".to_string())]
         );
     }
 

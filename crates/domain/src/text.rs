@@ -7,9 +7,7 @@ pub const MATCH_END: char = '\u{E001}';
 
 /// Removes the snippet sentinels from text that is about to be indexed.
 pub fn strip_match_sentinels(text: &str) -> String {
-    text.chars()
-        .filter(|c| *c != MATCH_START && *c != MATCH_END)
-        .collect()
+    text.chars().filter(|c| *c != MATCH_START && *c != MATCH_END).collect()
 }
 
 /// Escapes text for HTML element content and attribute values.
@@ -31,9 +29,7 @@ pub fn escape_html(text: &str) -> String {
 /// Turns a snippet whose matches are wrapped in the sentinels into HTML-escaped
 /// text with `<mark>…</mark>` around the matches.
 pub fn snippet_to_html(snippet: &str) -> String {
-    escape_html(snippet)
-        .replace(MATCH_START, "<mark>")
-        .replace(MATCH_END, "</mark>")
+    escape_html(snippet).replace(MATCH_START, "<mark>").replace(MATCH_END, "</mark>")
 }
 
 #[cfg(test)]
@@ -43,10 +39,7 @@ mod tests {
     #[test]
     fn snippet_marks_survive_and_markup_is_escaped() {
         let raw = format!("a <b> {MATCH_START}word{MATCH_END} & \"q\"");
-        assert_eq!(
-            snippet_to_html(&raw),
-            "a &lt;b&gt; <mark>word</mark> &amp; &quot;q&quot;"
-        );
+        assert_eq!(snippet_to_html(&raw), "a &lt;b&gt; <mark>word</mark> &amp; &quot;q&quot;");
     }
 
     #[test]

@@ -115,10 +115,7 @@ impl Egress {
             }
             Err(message) => {
                 entry.outcome = "error".into();
-                Err(EgressError::Failed {
-                    host: entry.host.clone(),
-                    message,
-                })
+                Err(EgressError::Failed { host: entry.host.clone(), message })
             }
         };
         tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = %entry.outcome, "outbound request");
@@ -179,10 +176,7 @@ pub fn ledger_url(url: &Url) -> String {
         Some(host) => host.to_string(),
         None => String::new(),
     };
-    let port = url
-        .port()
-        .map(|port| format!(":{port}"))
-        .unwrap_or_default();
+    let port = url.port().map(|port| format!(":{port}")).unwrap_or_default();
     format!("{}://{host}{port}{}", url.scheme(), url.path())
 }
 

@@ -30,9 +30,7 @@ async fn server(hits: Arc<AtomicUsize>) -> String {
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = listener.local_addr().expect("address");
     tokio::spawn(async move { axum::serve(listener, app).await });
     format!("http://user:secret@{address}/echo?token=SECRET")
@@ -47,29 +45,17 @@ async fn sent_blocked_and_failed_requests_are_all_in_the_ledger() {
 
     let mut request = OutboundRequest::new(Method::POST, Url::parse(&base).expect("url"), "notes");
     request.body = b"hello".to_vec();
-    let response = egress
-        .send(request.clone(), Verdict::Allow)
-        .await
-        .expect("sent");
+    let response = egress.send(request.clone(), Verdict::Allow).await.expect("sent");
     assert_eq!(response.status, 200);
     assert_eq!(response.body, b"got 5");
 
-    let blocked = egress
-        .send(request, Verdict::Block("ForceLocalModel".into()))
-        .await;
+    let blocked = egress.send(request, Verdict::Block("ForceLocalModel".into())).await;
     assert!(blocked.is_err());
-    assert_eq!(
-        hits.load(Ordering::SeqCst),
-        1,
-        "a blocked request never leaves"
-    );
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "a blocked request never leaves");
 
     let closed = Url::parse("http://127.0.0.1:9/none").expect("url");
     let failed = egress
-        .send(
-            OutboundRequest::new(Method::GET, closed, "model-download"),
-            Verdict::Allow,
-        )
+        .send(OutboundRequest::new(Method::GET, closed, "model-download"), Verdict::Allow)
         .await;
     assert!(failed.is_err());
 
@@ -78,22 +64,13 @@ async fn sent_blocked_and_failed_requests_are_all_in_the_ledger() {
     assert_eq!(outcomes, ["ok", "blocked", "error"]);
     let sent = &entries[0];
     assert_eq!(
-        (
-            sent.method.as_str(),
-            sent.status,
-            sent.bytes_sent,
-            sent.bytes_received
-        ),
+        (sent.method.as_str(), sent.status, sent.bytes_sent, sent.bytes_received),
         ("POST", Some(200), 5, 5)
     );
     assert_eq!(sent.purpose, "notes");
     assert_eq!(sent.host, "127.0.0.1");
     for entry in &entries {
-        assert!(
-            !entry.url.contains("SECRET") && !entry.url.contains("secret"),
-            "{}",
-            entry.url
-        );
+        assert!(!entry.url.contains("SECRET") && !entry.url.contains("secret"), "{}", entry.url);
         assert!(!entry.url.contains('?'), "{}", entry.url);
     }
 }

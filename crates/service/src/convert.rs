@@ -15,11 +15,7 @@ pub fn meeting(record: MeetingRecord) -> api::Meeting {
         duration_ms: record.duration_ms,
         status: record.status.as_str().to_string(),
         language: record.language,
-        attendees: record
-            .attendees
-            .into_iter()
-            .map(|name| api::Attendee { name })
-            .collect(),
+        attendees: record.attendees.into_iter().map(|name| api::Attendee { name }).collect(),
         tags: record.tags,
         starred: record.starred,
         processing_error: record.processing_error,
@@ -42,28 +38,15 @@ pub fn meeting_with_parts(
 }
 
 pub fn note(record: NoteRecord) -> api::Note {
-    api::Note {
-        id: record.id,
-        kind: record.kind,
-        content_md: record.content_md,
-    }
+    api::Note { id: record.id, kind: record.kind, content_md: record.content_md }
 }
 
 pub fn action_item(record: ActionItemRecord) -> api::ActionItem {
-    api::ActionItem {
-        id: record.id,
-        text: record.text,
-        owner: record.owner,
-        done: record.done,
-    }
+    api::ActionItem { id: record.id, text: record.text, owner: record.owner, done: record.done }
 }
 
 pub fn marker(record: MarkerRecord) -> api::Marker {
-    api::Marker {
-        id: record.id,
-        at_ms: record.at_ms,
-        label: record.label,
-    }
+    api::Marker { id: record.id, at_ms: record.at_ms, label: record.label }
 }
 
 pub fn segment(record: SegmentRecord, user_name: &str) -> api::Segment {
@@ -90,11 +73,7 @@ pub fn search_result(hit: SearchHit, user_name: &str) -> api::SearchResult {
         snippet,
     };
     match hit.source {
-        HitSource::Transcript {
-            start_ms,
-            end_ms,
-            channel,
-        } => {
+        HitSource::Transcript { start_ms, end_ms, channel } => {
             result.source = "transcript".into();
             result.start_ms = Some(start_ms);
             result.end_ms = Some(end_ms);

@@ -18,10 +18,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 
 impl ApiError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError {
-            code,
-            message: message.into(),
-        }
+        ApiError { code, message: message.into() }
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -40,20 +37,14 @@ impl ApiError {
     pub fn policy(key: PolicyKey, what: &str, managed_by: &str) -> Self {
         Self::new(
             ErrorCode::PolicyDenied,
-            format!(
-                "{what} is turned off by the managed policy {} ({managed_by})",
-                key.name()
-            ),
+            format!("{what} is turned off by the managed policy {} ({managed_by})", key.name()),
         )
     }
 
     /// An unexpected failure: logged in full here, answered with a generic message.
     pub fn internal(context: &str, error: impl std::fmt::Display) -> Self {
         tracing::error!(%error, "{context}");
-        Self::new(
-            ErrorCode::Internal,
-            format!("internal error while {context}"),
-        )
+        Self::new(ErrorCode::Internal, format!("internal error while {context}"))
     }
 
     pub fn from_store(what: &str, error: StoreError) -> Self {
@@ -69,10 +60,7 @@ impl IntoResponse for ApiError {
         let status =
             StatusCode::from_u16(self.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let body = ErrorBody {
-            error: ErrorDetail {
-                code: self.code.as_str().to_string(),
-                message: self.message,
-            },
+            error: ErrorDetail { code: self.code.as_str().to_string(), message: self.message },
         };
         let mut response = (status, Json(body)).into_response();
         if status == StatusCode::UNAUTHORIZED {

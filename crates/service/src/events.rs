@@ -45,20 +45,13 @@ impl EventBus {
     pub fn new() -> Self {
         let (sender, _) = broadcast::channel(KEPT);
         EventBus {
-            inner: Mutex::new(Ring {
-                next_id: now_ms().max(1) as u64,
-                kept: VecDeque::new(),
-            }),
+            inner: Mutex::new(Ring { next_id: now_ms().max(1) as u64, kept: VecDeque::new() }),
             sender,
         }
     }
 
     pub fn emit(&self, kind: &str, data: Value) {
-        let envelope = EventEnvelope {
-            kind: kind.to_string(),
-            data,
-            at: now_ms(),
-        };
+        let envelope = EventEnvelope { kind: kind.to_string(), data, at: now_ms() };
         let json = match serde_json::to_string(&envelope) {
             Ok(json) => json,
             Err(error) => {
@@ -67,11 +60,7 @@ impl EventBus {
             }
         };
         let mut ring = self.lock();
-        let event = Arc::new(StoredEvent {
-            id: ring.next_id,
-            kind: kind.to_string(),
-            json,
-        });
+        let event = Arc::new(StoredEvent { id: ring.next_id, kind: kind.to_string(), json });
         ring.next_id += 1;
         if ring.kept.len() == KEPT {
             ring.kept.pop_front();
@@ -85,12 +74,7 @@ impl EventBus {
     pub fn subscribe(&self, last_id: Option<u64>) -> Subscription {
         let ring = self.lock();
         let replay = match last_id {
-            Some(last) => ring
-                .kept
-                .iter()
-                .filter(|event| event.id > last)
-                .cloned()
-                .collect(),
+            Some(last) => ring.kept.iter().filter(|event| event.id > last).cloned().collect(),
             None => Vec::new(),
         };
         let live = self.sender.subscribe();
@@ -98,9 +82,7 @@ impl EventBus {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Ring> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -125,14 +107,7 @@ mod tests {
         let all = bus.subscribe(Some(0));
         assert_eq!(all.replay.len(), 2);
         let after_a = bus.subscribe(Some(all.replay[0].id));
-        assert_eq!(
-            after_a
-                .replay
-                .iter()
-                .map(|e| e.kind.as_str())
-                .collect::<Vec<_>>(),
-            ["b"]
-        );
+        assert_eq!(after_a.replay.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(), ["b"]);
         let mut live = after_a.live;
         bus.emit("c", json!({"x": 1}));
         let received = live.try_recv().expect("live event");

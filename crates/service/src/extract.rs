@@ -20,18 +20,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        ErrorCode::PayloadTooLarge,
-                        "request body is larger than 1 MiB",
-                    )
-                } else {
-                    ApiError::invalid("request body could not be read")
-                }
-            })?;
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(ErrorCode::PayloadTooLarge, "request body is larger than 1 MiB")
+            } else {
+                ApiError::invalid("request body could not be read")
+            }
+        })?;
         parse_json(&bytes).map(ApiJson)
     }
 }
@@ -77,9 +72,7 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryMap {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let query = parts.uri.query().unwrap_or("");
-        let pairs = url::form_urlencoded::parse(query.as_bytes())
-            .into_owned()
-            .collect();
+        let pairs = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
         Ok(QueryMap(pairs))
     }
 }

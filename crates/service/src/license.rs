@@ -51,10 +51,7 @@ pub fn verify(license: &LicenseFile, now: i64) -> Result<LicensePayload, License
         .decode(license.signature.trim())
         .map_err(|_| LicenseError::Encoding("signature"))?;
     let signature = Signature::from_slice(&signature).map_err(|_| LicenseError::Signature)?;
-    if !trusted_keys()
-        .iter()
-        .any(|key| key.verify(&payload, &signature).is_ok())
-    {
+    if !trusted_keys().iter().any(|key| key.verify(&payload, &signature).is_ok()) {
         return Err(LicenseError::Signature);
     }
     let parsed: LicensePayload = serde_json::from_slice(&payload)
@@ -62,10 +59,7 @@ pub fn verify(license: &LicenseFile, now: i64) -> Result<LicensePayload, License
     if parsed.plan != "pro" {
         return Err(LicenseError::UnknownPlan(parsed.plan));
     }
-    if parsed
-        .expires_at
-        .is_some_and(|expires_at| expires_at <= now)
-    {
+    if parsed.expires_at.is_some_and(|expires_at| expires_at <= now) {
         return Err(LicenseError::Expired);
     }
     Ok(parsed)
@@ -122,56 +116,30 @@ mod tests {
     }
 
     fn dev_key() -> SigningKey {
-        let seed: [u8; 32] = hex::decode(DEV_SEED_HEX.trim())
-            .expect("hex")
-            .try_into()
-            .expect("32");
+        let seed: [u8; 32] = hex::decode(DEV_SEED_HEX.trim()).expect("hex").try_into().expect("32");
         SigningKey::from_bytes(&seed)
     }
 
     #[test]
     fn dev_licences_verify_in_debug_builds() {
-        let licence = sign(
-            &dev_key(),
-            r#"{"licensee":"Ada","plan":"pro","issued_at":1}"#,
-        );
+        let licence = sign(&dev_key(), r#"{"licensee":"Ada","plan":"pro","issued_at":1}"#);
         assert_eq!(verify(&licence, 10).expect("valid").licensee, "Ada");
     }
 
     #[test]
     fn forged_expired_and_odd_licences_are_refused() {
         let stranger = SigningKey::from_bytes(&[7u8; 32]);
-        let forged = sign(
-            &stranger,
-            r#"{"licensee":"Eve","plan":"pro","issued_at":1}"#,
-        );
-        assert_eq!(
-            verify(&forged, 10).map(|_| ()),
-            Err(LicenseError::Signature)
-        );
-        let expired = sign(
-            &dev_key(),
-            r#"{"licensee":"Ada","plan":"pro","issued_at":1,"expires_at":5}"#,
-        );
+        let forged = sign(&stranger, r#"{"licensee":"Eve","plan":"pro","issued_at":1}"#);
+        assert_eq!(verify(&forged, 10).map(|_| ()), Err(LicenseError::Signature));
+        let expired =
+            sign(&dev_key(), r#"{"licensee":"Ada","plan":"pro","issued_at":1,"expires_at":5}"#);
         assert_eq!(verify(&expired, 10).map(|_| ()), Err(LicenseError::Expired));
-        let other = sign(
-            &dev_key(),
-            r#"{"licensee":"Ada","plan":"team","issued_at":1}"#,
-        );
-        assert!(matches!(
-            verify(&other, 10),
-            Err(LicenseError::UnknownPlan(_))
-        ));
-        let mut tampered = sign(
-            &dev_key(),
-            r#"{"licensee":"Ada","plan":"pro","issued_at":1}"#,
-        );
+        let other = sign(&dev_key(), r#"{"licensee":"Ada","plan":"team","issued_at":1}"#);
+        assert!(matches!(verify(&other, 10), Err(LicenseError::UnknownPlan(_))));
+        let mut tampered = sign(&dev_key(), r#"{"licensee":"Ada","plan":"pro","issued_at":1}"#);
         tampered.payload =
             URL_SAFE_NO_PAD.encode(r#"{"licensee":"Bob","plan":"pro","issued_at":1}"#);
-        assert_eq!(
-            verify(&tampered, 10).map(|_| ()),
-            Err(LicenseError::Signature)
-        );
+        assert_eq!(verify(&tampered, 10).map(|_| ()), Err(LicenseError::Signature));
     }
 
     #[test]

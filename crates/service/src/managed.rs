@@ -22,19 +22,13 @@ pub struct PolicyHandle {
 
 impl PolicyHandle {
     pub fn load(source: Box<dyn PolicySource>) -> Self {
-        let handle = PolicyHandle {
-            source,
-            current: RwLock::new(PolicyValues::default()),
-        };
+        let handle = PolicyHandle { source, current: RwLock::new(PolicyValues::default()) };
         handle.refresh();
         handle
     }
 
     pub fn current(&self) -> PolicyValues {
-        self.current
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Re-reads the source. A source that cannot be parsed keeps the last good
@@ -88,10 +82,7 @@ pub struct SettingsHandle {
 
 impl SettingsHandle {
     pub fn new(path: PathBuf, document: SettingsDocument) -> Self {
-        SettingsHandle {
-            path,
-            document: RwLock::new(document),
-        }
+        SettingsHandle { path, document: RwLock::new(document) }
     }
 
     pub fn document(&self) -> Value {
@@ -113,14 +104,10 @@ impl SettingsHandle {
         policy: &PolicyValues,
     ) -> Result<Value, SettingsChangeError> {
         let mut document = self.document.write().unwrap_or_else(|p| p.into_inner());
-        let patched = document
-            .patched(patch)
-            .map_err(SettingsChangeError::Invalid)?;
+        let patched = document.patched(patch).map_err(SettingsChangeError::Invalid)?;
         check_patch_against_policy(&document, &patched, policy)
             .map_err(SettingsChangeError::Policy)?;
-        patched
-            .save(&self.path)
-            .map_err(SettingsChangeError::Save)?;
+        patched.save(&self.path).map_err(SettingsChangeError::Save)?;
         *document = patched;
         Ok(document.value().clone())
     }

@@ -36,11 +36,7 @@ impl PairingCodes {
     pub fn show(&self, now: i64) -> (String, i64) {
         let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
         let expires_at = now + CODE_LIFETIME_MS;
-        *self.lock() = Some(LiveCode {
-            code: code.clone(),
-            expires_at,
-            wrong: 0,
-        });
+        *self.lock() = Some(LiveCode { code: code.clone(), expires_at, wrong: 0 });
         (code, expires_at)
     }
 
@@ -66,9 +62,7 @@ impl PairingCodes {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<LiveCode>> {
-        self.live
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.live.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -102,10 +96,7 @@ mod tests {
         if old != new {
             assert_eq!(codes.attempt(&old, 20), PairAttempt::Rejected);
         }
-        assert_eq!(
-            codes.attempt(&new, 10 + CODE_LIFETIME_MS),
-            PairAttempt::Rejected
-        );
+        assert_eq!(codes.attempt(&new, 10 + CODE_LIFETIME_MS), PairAttempt::Rejected);
     }
 
     #[test]
@@ -116,10 +107,6 @@ mod tests {
             assert_eq!(codes.attempt(&wrong(&code), 1), PairAttempt::Rejected);
         }
         assert_eq!(codes.attempt(&wrong(&code), 1), PairAttempt::Locked);
-        assert_eq!(
-            codes.attempt(&code, 1),
-            PairAttempt::Rejected,
-            "void after locking"
-        );
+        assert_eq!(codes.attempt(&code, 1), PairAttempt::Rejected, "void after locking");
     }
 }

@@ -137,9 +137,7 @@ fn one_line(text: &str) -> String {
 }
 
 fn escape_vtt(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 fn escape_markdown(text: &str) -> String {

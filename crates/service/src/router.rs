@@ -52,11 +52,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(system::health))
         .routes(routes!(meetings::list_meetings))
-        .routes(routes!(
-            meetings::get_meeting,
-            meetings::patch_meeting,
-            meetings::delete_meeting
-        ))
+        .routes(routes!(meetings::get_meeting, meetings::patch_meeting, meetings::delete_meeting))
         .routes(routes!(transcript::get_transcript))
         .routes(routes!(meetings::patch_action_item))
         .routes(routes!(search::search))
@@ -70,24 +66,15 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             OpenApiRouter::new().routes(routes!(recording::regenerate_notes)),
             Requirement::PRO,
         ))
-        .merge(gated(
-            OpenApiRouter::new().routes(routes!(recording::prompt)),
-            Requirement::PROMPT,
-        ))
-        .merge(gated(
-            OpenApiRouter::new().routes(routes!(recording::start)),
-            Requirement::START,
-        ))
+        .merge(gated(OpenApiRouter::new().routes(routes!(recording::prompt)), Requirement::PROMPT))
+        .merge(gated(OpenApiRouter::new().routes(routes!(recording::start)), Requirement::START))
         .merge(gated(
             OpenApiRouter::new()
                 .routes(routes!(recording::stop))
                 .routes(routes!(recording::marker)),
             Requirement::PRO_FOR_AGENTS,
         ))
-        .merge(gated(
-            OpenApiRouter::new().routes(routes!(recording::import)),
-            Requirement::IMPORT,
-        ))
+        .merge(gated(OpenApiRouter::new().routes(routes!(recording::import)), Requirement::IMPORT))
         .split_for_parts()
 }
 
@@ -96,14 +83,8 @@ fn person_routes() -> Router<AppState> {
     Router::new()
         .route("/ui/login-links", post(person::login_link))
         .route("/ui/login", get(person::login))
-        .route(
-            "/ui/prompts/{prompt_id}/answer",
-            post(person::answer_prompt),
-        )
-        .route(
-            "/ui/settings",
-            get(person::get_settings).patch(person::patch_settings),
-        )
+        .route("/ui/prompts/{prompt_id}/answer", post(person::answer_prompt))
+        .route("/ui/settings", get(person::get_settings).patch(person::patch_settings))
         .route("/ui/pairing-code", post(person::pairing_code))
         .route("/ui/pairings", get(person::list_pairings))
         .route("/ui/pairings/{id}", delete(person::revoke_pairing))
@@ -133,8 +114,5 @@ async fn not_found() -> ApiError {
 }
 
 async fn method_not_allowed() -> ApiError {
-    ApiError::new(
-        ErrorCode::MethodNotAllowed,
-        "this route does not take that method",
-    )
+    ApiError::new(ErrorCode::MethodNotAllowed, "this route does not take that method")
 }

@@ -42,16 +42,12 @@ impl Sessions {
     }
 
     pub fn is_valid_session(&self, token: &str, now: i64) -> bool {
-        lock(&self.sessions)
-            .get(&hash_token(token))
-            .is_some_and(|expires_at| *expires_at > now)
+        lock(&self.sessions).get(&hash_token(token)).is_some_and(|expires_at| *expires_at > now)
     }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
@@ -66,10 +62,7 @@ mod tests {
         assert!(sessions.is_valid_session(&session, 2));
         assert!(sessions.redeem_link(&code, 2).is_none(), "second use");
         let late = sessions.new_link(0);
-        assert!(
-            sessions.redeem_link(&late, LINK_LIFETIME_MS).is_none(),
-            "expired"
-        );
+        assert!(sessions.redeem_link(&late, LINK_LIFETIME_MS).is_none(), "expired");
         assert!(!sessions.is_valid_session(&session, SESSION_LIFETIME_MS + 1));
     }
 }

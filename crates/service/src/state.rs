@@ -55,10 +55,7 @@ pub struct Tokens {
 impl Tokens {
     /// Whether a use of this pairing at `now` should be written to the database.
     pub fn should_record_use(&self, pairing_id: &str, now: i64) -> bool {
-        let mut recorded = self
-            .last_recorded_use
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut recorded = self.last_recorded_use.lock().unwrap_or_else(|p| p.into_inner());
         match recorded.get(pairing_id) {
             Some(at) if now - *at < 60_000 => false,
             _ => {

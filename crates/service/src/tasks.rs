@@ -9,10 +9,7 @@ use crate::state::AppState;
 
 /// Re-reads managed policy periodically (at launch it was read by `bind`).
 pub async fn refresh_policy(state: AppState, period: Duration) {
-    state
-        .policy
-        .refresh_periodically(period, state.shutdown.clone())
-        .await;
+    state.policy.refresh_periodically(period, state.shutdown.clone()).await;
 }
 
 /// Expires unanswered record prompts after 60 s with `prompt.answered`.

@@ -43,9 +43,7 @@ mod tests {
     fn tokens_are_long_random_and_url_safe() {
         let first = generate_token();
         assert_eq!(first.len(), 43);
-        assert!(first
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert!(first.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         assert_ne!(first, generate_token());
         assert!(same_secret(&first, &first.clone()));
         assert!(!same_secret(&first, &generate_token()));

@@ -14,10 +14,7 @@ pub enum DataDirError {
     #[error("no data folder: set --data-dir or RECORDER_DATA_DIR (no home folder is known)")]
     NoHome,
     #[error("cannot prepare data folder {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
 }
 
 /// The data folder: `api_token`, `ui_token`, `settings.json`, `recorder.db`,
@@ -33,9 +30,7 @@ impl DataDir {
         if let Some(root) = flag.or_else(|| environment.data_dir.clone()) {
             return Ok(DataDir { root });
         }
-        platform_folder(environment).map(|root| DataDir {
-            root: root.join(APP_FOLDER),
-        })
+        platform_folder(environment).map(|root| DataDir { root: root.join(APP_FOLDER) })
     }
 
     pub fn at(root: impl Into<PathBuf>) -> Self {
@@ -75,12 +70,7 @@ impl DataDir {
 
     /// Creates the folder and its subfolders; sets the folder to mode 0700.
     pub fn prepare(&self) -> Result<(), DataDirError> {
-        for folder in [
-            self.root.clone(),
-            self.meetings(),
-            self.models(),
-            self.logs(),
-        ] {
+        for folder in [self.root.clone(), self.meetings(), self.models(), self.logs()] {
             fs::create_dir_all(&folder).map_err(|source| self.io_error(&folder, source))?;
         }
         restrict(&self.root, 0o700).map_err(|source| self.io_error(&self.root, source))
@@ -102,10 +92,7 @@ impl DataDir {
     }
 
     fn io_error(&self, path: &Path, source: std::io::Error) -> DataDirError {
-        DataDirError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        DataDirError::Io { path: path.to_path_buf(), source }
     }
 }
 
@@ -145,11 +132,7 @@ fn platform_folder(environment: &Environment) -> Result<PathBuf, DataDirError> {
     if cfg!(windows) {
         return environment.appdata.clone().ok_or(DataDirError::NoHome);
     }
-    if let Some(xdg) = environment
-        .xdg_data_home
-        .clone()
-        .filter(|p| p.is_absolute())
-    {
+    if let Some(xdg) = environment.xdg_data_home.clone().filter(|p| p.is_absolute()) {
         return Ok(xdg);
     }
     let home = environment.home.clone().ok_or(DataDirError::NoHome)?;
@@ -176,18 +159,12 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn linux_uses_xdg_data_home_then_local_share() {
-        let home_only = Environment {
-            home: Some("/home/ada".into()),
-            ..Environment::default()
-        };
+        let home_only = Environment { home: Some("/home/ada".into()), ..Environment::default() };
         assert_eq!(
             DataDir::resolve(None, &home_only).expect("home").root(),
             Path::new("/home/ada/.local/share/app.recorder.desktop")
         );
-        let xdg = Environment {
-            xdg_data_home: Some("/xdg".into()),
-            ..home_only
-        };
+        let xdg = Environment { xdg_data_home: Some("/xdg".into()), ..home_only };
         assert_eq!(
             DataDir::resolve(None, &xdg).expect("xdg").root(),
             Path::new("/xdg/app.recorder.desktop")
@@ -206,17 +183,9 @@ mod tests {
         dir.prepare().expect("prepare");
         let mode = fs::metadata(&root).expect("meta").permissions().mode() & 0o777;
         assert_eq!(mode, 0o700);
-        dir.write_private(&dir.api_token(), b"secret")
-            .expect("write");
-        let mode = fs::metadata(dir.api_token())
-            .expect("meta")
-            .permissions()
-            .mode()
-            & 0o777;
+        dir.write_private(&dir.api_token(), b"secret").expect("write");
+        let mode = fs::metadata(dir.api_token()).expect("meta").permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
-        assert_eq!(
-            dir.read_token(&dir.api_token()).expect("read").as_deref(),
-            Some("secret")
-        );
+        assert_eq!(dir.read_token(&dir.api_token()).expect("read").as_deref(), Some("secret"));
     }
 }

@@ -11,20 +11,11 @@ use crate::data_dir::write_atomic;
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
     #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Read { path: PathBuf, source: std::io::Error },
     #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not valid JSON: {source}")]
-    Syntax {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
+    Syntax { path: PathBuf, source: serde_json::Error },
     /// A known key has a value of the wrong type or out of range; names the key.
     #[error("{0}")]
     Invalid(String),
@@ -107,19 +98,12 @@ impl SettingsDocument {
     /// wrong values, is an error and is left untouched.
     pub fn load_or_create(path: &Path) -> Result<Self, SettingsError> {
         let existing = match std::fs::read(path) {
-            Ok(bytes) => Some(serde_json::from_slice::<Value>(&bytes).map_err(|source| {
-                SettingsError::Syntax {
-                    path: path.to_path_buf(),
-                    source,
-                }
-            })?),
+            Ok(bytes) => Some(
+                serde_json::from_slice::<Value>(&bytes)
+                    .map_err(|source| SettingsError::Syntax { path: path.to_path_buf(), source })?,
+            ),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-            Err(source) => {
-                return Err(SettingsError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+            Err(source) => return Err(SettingsError::Read { path: path.to_path_buf(), source }),
         };
         let mut document = existing.clone().unwrap_or_else(defaults);
         if !document.is_object() {
@@ -154,9 +138,7 @@ impl SettingsDocument {
     /// The document after an RFC 7396 merge patch, validated; `self` is unchanged.
     pub fn patched(&self, patch: &Value) -> Result<Self, SettingsError> {
         if !patch.is_object() {
-            return Err(SettingsError::Invalid(
-                "settings patch must be a JSON object".into(),
-            ));
+            return Err(SettingsError::Invalid("settings patch must be a JSON object".into()));
         }
         let mut document = self.document.clone();
         merge_patch(&mut document, patch);
@@ -169,10 +151,8 @@ impl SettingsDocument {
         let mut text = serde_json::to_vec_pretty(&self.document)
             .map_err(|error| SettingsError::Invalid(error.to_string()))?;
         text.push(b'\n');
-        write_atomic(path, &text, None).map_err(|source| SettingsError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        write_atomic(path, &text, None)
+            .map_err(|source| SettingsError::Write { path: path.to_path_buf(), source })
     }
 }
 
@@ -182,11 +162,7 @@ pub fn configured_api_port(path: &Path) -> u16 {
     std::fs::read(path)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-        .and_then(|document| {
-            document
-                .pointer("/general/api_port")
-                .and_then(Value::as_u64)
-        })
+        .and_then(|document| document.pointer("/general/api_port").and_then(Value::as_u64))
         .and_then(|port| u16::try_from(port).ok())
         .filter(|port| *port != 0)
         .unwrap_or(47321)
@@ -274,14 +250,8 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
         return fail("recording.auto_record_apps must hold names of 1 to 200 characters");
     }
     for (key, days) in [
-        (
-            "retention.keep_audio_days",
-            settings.retention.keep_audio_days,
-        ),
-        (
-            "retention.delete_meetings_after_days",
-            settings.retention.delete_meetings_after_days,
-        ),
+        ("retention.keep_audio_days", settings.retention.keep_audio_days),
+        ("retention.delete_meetings_after_days", settings.retention.delete_meetings_after_days),
     ] {
         if matches!(days, Some(days) if !(1..=36500).contains(&days)) {
             return fail(&format!("{key} must be null (Forever) or 1 to 36500"));
@@ -306,9 +276,7 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
 
 /// The host of an http(s) URL, lower-cased, without brackets; `None` otherwise.
 pub(crate) fn url_host(url: &str) -> Option<String> {
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"))?;
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"))?;
     let authority = rest.split(['/', '?', '#']).next()?;
     let authority = authority.rsplit('@').next()?;
     let host = if let Some(bracketed) = authority.strip_prefix('[') {
@@ -338,16 +306,11 @@ mod tests {
     fn unknown_keys_survive_load_and_patch() {
         let temp = tempfile::tempdir().expect("temp");
         let path = temp.path().join("settings.json");
-        std::fs::write(
-            &path,
-            r#"{"general":{"api_port":5000,"theme":"dark"},"plugins":{"x":1}}"#,
-        )
-        .expect("write");
+        std::fs::write(&path, r#"{"general":{"api_port":5000,"theme":"dark"},"plugins":{"x":1}}"#)
+            .expect("write");
         let settings = SettingsDocument::load_or_create(&path).expect("load");
         assert_eq!(settings.typed().general.api_port, 5000);
-        let patched = settings
-            .patched(&json!({"general": {"user_name": "Ada"}}))
-            .expect("patch");
+        let patched = settings.patched(&json!({"general": {"user_name": "Ada"}})).expect("patch");
         assert_eq!(patched.value()["general"]["theme"], "dark");
         assert_eq!(patched.value()["plugins"]["x"], 1);
         assert_eq!(patched.typed().general.user_name, "Ada");
@@ -359,32 +322,19 @@ mod tests {
     #[test]
     fn wrong_types_and_ranges_name_the_key() {
         let base = SettingsDocument::from_value(defaults()).expect("defaults");
-        let error = base
-            .patched(&json!({"general": {"api_port": "x"}}))
-            .expect_err("type");
+        let error = base.patched(&json!({"general": {"api_port": "x"}})).expect_err("type");
         assert!(error.to_string().contains("general"), "{error}");
-        let error = base
-            .patched(&json!({"retention": {"keep_audio_days": 0}}))
-            .expect_err("range");
-        assert!(
-            error.to_string().contains("retention.keep_audio_days"),
-            "{error}"
-        );
-        let error = base
-            .patched(&json!({"ai": {"provider": "skynet"}}))
-            .expect_err("enum");
+        let error = base.patched(&json!({"retention": {"keep_audio_days": 0}})).expect_err("range");
+        assert!(error.to_string().contains("retention.keep_audio_days"), "{error}");
+        let error = base.patched(&json!({"ai": {"provider": "skynet"}})).expect_err("enum");
         assert!(error.to_string().contains("ai.provider"), "{error}");
     }
 
     #[test]
     fn null_restores_a_default() {
         let base = SettingsDocument::from_value(defaults()).expect("defaults");
-        let named = base
-            .patched(&json!({"general": {"user_name": "Ada"}}))
-            .expect("patch");
-        let reset = named
-            .patched(&json!({"general": {"user_name": null}}))
-            .expect("reset");
+        let named = base.patched(&json!({"general": {"user_name": "Ada"}})).expect("patch");
+        let reset = named.patched(&json!({"general": {"user_name": null}})).expect("reset");
         assert_eq!(reset.typed().general.user_name, "Me");
     }
 
@@ -402,14 +352,8 @@ mod tests {
 
     #[test]
     fn url_hosts() {
-        assert_eq!(
-            url_host("http://127.0.0.1:11434/v1").as_deref(),
-            Some("127.0.0.1")
-        );
-        assert_eq!(
-            url_host("https://user:pw@Example.com/x").as_deref(),
-            Some("example.com")
-        );
+        assert_eq!(url_host("http://127.0.0.1:11434/v1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(url_host("https://user:pw@Example.com/x").as_deref(), Some("example.com"));
         assert_eq!(url_host("http://[::1]:8080").as_deref(), Some("::1"));
         assert_eq!(url_host("ftp://x"), None);
     }

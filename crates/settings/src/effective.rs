@@ -29,34 +29,19 @@ fn overrides(settings: &Settings, policy: &PolicyValues) -> Vec<Override> {
     let mut forced = Vec::new();
     let mut force = |path, key, value| forced.push(Override { path, key, value });
     if policy.is_true(PolicyKey::DisableAgentRecording) {
-        force(
-            "general.allow_remote_start",
-            PolicyKey::DisableAgentRecording,
-            json!(false),
-        );
+        force("general.allow_remote_start", PolicyKey::DisableAgentRecording, json!(false));
     }
     if policy.is_true(PolicyKey::DisableAutoRecordApps) {
-        force(
-            "recording.auto_record_apps",
-            PolicyKey::DisableAutoRecordApps,
-            json!([]),
-        );
+        force("recording.auto_record_apps", PolicyKey::DisableAutoRecordApps, json!([]));
     }
     if policy.is_true(PolicyKey::DisableAutoExport) {
-        force(
-            "export.auto_export_markdown",
-            PolicyKey::DisableAutoExport,
-            json!(false),
-        );
+        force("export.auto_export_markdown", PolicyKey::DisableAutoExport, json!(false));
     }
     if let Some(cap) = policy.retention_cap_days() {
         let retention = &settings.retention;
         for (path, days) in [
             ("retention.keep_audio_days", retention.keep_audio_days),
-            (
-                "retention.delete_meetings_after_days",
-                retention.delete_meetings_after_days,
-            ),
+            ("retention.delete_meetings_after_days", retention.delete_meetings_after_days),
         ] {
             // Forever and longer choices become the cap; shorter ones are kept.
             if days.is_none_or(|days| days > cap) {
@@ -91,19 +76,14 @@ fn provider_refusal(provider: &str, local_url: &str, policy: &PolicyValues) -> O
 fn is_loopback_name(host: &str) -> bool {
     host == "localhost"
         || host == "::1"
-        || host
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|address| address.is_loopback())
+        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|address| address.is_loopback())
 }
 
 /// The settings as they are in force: plain values where the person decides,
 /// `{ value, managed: true, managed_by }` where policy does.
 pub fn effective_settings(document: &SettingsDocument, policy: &PolicyValues) -> Value {
     let mut effective = document.value().clone();
-    let managed_by = policy
-        .organization_name()
-        .unwrap_or("your organisation")
-        .to_string();
+    let managed_by = policy.organization_name().unwrap_or("your organisation").to_string();
     for forced in overrides(document.typed(), policy) {
         let wrapped = json!({ "value": forced.value, "managed": true, "managed_by": managed_by });
         set_path(&mut effective, forced.path, wrapped);
@@ -208,23 +188,14 @@ mod tests {
         let doc = settings(json!({"retention": {"keep_audio_days": 7}}));
         let effective = effective_settings(&doc, &cap);
         assert_eq!(effective["retention"]["keep_audio_days"], json!(7));
-        assert_eq!(
-            effective["retention"]["delete_meetings_after_days"]["value"],
-            json!(30)
-        );
+        assert_eq!(effective["retention"]["delete_meetings_after_days"]["value"], json!(30));
         let refused = check_patch_against_policy(
             &doc,
-            &doc.patched(&json!({"retention": {"keep_audio_days": 90}}))
-                .expect("p"),
+            &doc.patched(&json!({"retention": {"keep_audio_days": 90}})).expect("p"),
             &cap,
         );
-        assert_eq!(
-            refused.expect_err("refused").key,
-            PolicyKey::MaxRetentionDays
-        );
-        let shorter = doc
-            .patched(&json!({"retention": {"keep_audio_days": 3}}))
-            .expect("p");
+        assert_eq!(refused.expect_err("refused").key, PolicyKey::MaxRetentionDays);
+        let shorter = doc.patched(&json!({"retention": {"keep_audio_days": 3}})).expect("p");
         assert!(check_patch_against_policy(&doc, &shorter, &cap).is_ok());
         let no_cap = policy(&[("MaxRetentionDays", RawPolicyValue::Integer(0))]);
         assert_eq!(
@@ -241,28 +212,19 @@ mod tests {
         let keys_off = policy(&[("DisableCloudAIKeys", RawPolicyValue::Bool(true))]);
         assert_eq!(effective_typed(&doc, &force).ai.provider, "builtin");
         assert_eq!(effective_typed(&doc, &keys_off).ai.provider, "local");
-        let cloud = doc
-            .patched(&json!({"ai": {"provider": "anthropic"}}))
-            .expect("p");
+        let cloud = doc.patched(&json!({"ai": {"provider": "anthropic"}})).expect("p");
         let refusal = check_patch_against_policy(&doc, &cloud, &keys_off).expect_err("refused");
-        assert!(
-            refusal.message.contains("Managed by your organisation"),
-            "{}",
-            refusal.message
-        );
+        assert!(refusal.message.contains("Managed by your organisation"), "{}", refusal.message);
     }
 
     #[test]
     fn unchanged_managed_values_do_not_block_other_changes() {
         let doc = settings(json!({"general": {"allow_remote_start": true}}));
         let managed = policy(&[("DisableAgentRecording", RawPolicyValue::Bool(true))]);
-        let other = doc
-            .patched(&json!({"general": {"user_name": "Ada"}}))
-            .expect("p");
+        let other = doc.patched(&json!({"general": {"user_name": "Ada"}})).expect("p");
         assert!(check_patch_against_policy(&doc, &other, &managed).is_ok());
-        let forced_value = doc
-            .patched(&json!({"general": {"allow_remote_start": false}}))
-            .expect("p");
+        let forced_value =
+            doc.patched(&json!({"general": {"allow_remote_start": false}})).expect("p");
         assert!(check_patch_against_policy(&doc, &forced_value, &managed).is_ok());
     }
 }

@@ -25,11 +25,7 @@ pub struct Environment {
 
 impl Environment {
     pub fn from_process() -> Self {
-        let path = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        let path = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let text = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         Environment {
             data_dir: path("RECORDER_DATA_DIR"),

@@ -39,15 +39,9 @@ impl PolicySource for JsonFilePolicy {
         let value: Value = serde_json::from_slice(&bytes)
             .map_err(|error| PolicySourceError::Malformed(self.describe(), error.to_string()))?;
         let Value::Object(entries) = value else {
-            return Err(PolicySourceError::Malformed(
-                self.describe(),
-                "not a JSON object".into(),
-            ));
+            return Err(PolicySourceError::Malformed(self.describe(), "not a JSON object".into()));
         };
-        Ok(entries
-            .into_iter()
-            .map(|(key, value)| (key, raw_from_json(&value)))
-            .collect())
+        Ok(entries.into_iter().map(|(key, value)| (key, raw_from_json(&value))).collect())
     }
 
     fn describe(&self) -> String {
@@ -89,9 +83,7 @@ fn platform_source(_environment: &Environment) -> Box<dyn PolicySource> {
 
 #[cfg(not(any(target_os = "macos", windows)))]
 fn platform_source(_environment: &Environment) -> Box<dyn PolicySource> {
-    Box::new(JsonFilePolicy {
-        path: Path::new("/etc/recorder/policies.json").to_path_buf(),
-    })
+    Box::new(JsonFilePolicy { path: Path::new("/etc/recorder/policies.json").to_path_buf() })
 }
 
 #[cfg(any(target_os = "macos", test))]
@@ -114,11 +106,8 @@ mod macos {
         pub fn new(environment: &Environment) -> Self {
             let root = Path::new("/Library/Managed Preferences");
             let mut candidates = Vec::new();
-            let user = environment
-                .home
-                .as_ref()
-                .and_then(|home| home.file_name())
-                .map(|n| n.to_owned());
+            let user =
+                environment.home.as_ref().and_then(|home| home.file_name()).map(|n| n.to_owned());
             if let Some(user) = user {
                 candidates.push(root.join(user).join("app.recorder.desktop.plist"));
             }
@@ -141,10 +130,7 @@ mod macos {
                     "not a dictionary".into(),
                 ));
             };
-            Ok(dictionary
-                .into_iter()
-                .map(|(key, value)| (key, raw_from_plist(value)))
-                .collect())
+            Ok(dictionary.into_iter().map(|(key, value)| (key, raw_from_plist(value))).collect())
         }
 
         fn describe(&self) -> String {
@@ -187,18 +173,15 @@ mod windows {
             let mut entries = Vec::new();
             for policy in PolicyKey::ALL {
                 let raw = match policy.value_type() {
-                    PolicyType::Text => key
-                        .get_value::<String, _>(policy.name())
-                        .ok()
-                        .map(RawPolicyValue::Text),
+                    PolicyType::Text => {
+                        key.get_value::<String, _>(policy.name()).ok().map(RawPolicyValue::Text)
+                    }
                     PolicyType::Boolean => {
-                        key.get_value::<u32, _>(policy.name())
-                            .ok()
-                            .map(|v| match v {
-                                0 => RawPolicyValue::Bool(false),
-                                1 => RawPolicyValue::Bool(true),
-                                _ => RawPolicyValue::Other("a DWORD other than 0 or 1"),
-                            })
+                        key.get_value::<u32, _>(policy.name()).ok().map(|v| match v {
+                            0 => RawPolicyValue::Bool(false),
+                            1 => RawPolicyValue::Bool(true),
+                            _ => RawPolicyValue::Other("a DWORD other than 0 or 1"),
+                        })
                     }
                     PolicyType::Integer => key
                         .get_value::<u32, _>(policy.name())
@@ -241,10 +224,9 @@ mod tests {
         std::fs::write(&machine, plist("Machine")).expect("write");
         let source = macos::ManagedPreferences::at(vec![user.clone(), machine.clone()]);
         let entries = source.load().expect("load");
-        assert!(entries.contains(&(
-            "OrganizationName".into(),
-            RawPolicyValue::Text("Machine".into())
-        )));
+        assert!(
+            entries.contains(&("OrganizationName".into(), RawPolicyValue::Text("Machine".into())))
+        );
         assert!(entries.contains(&("DisableAgentRecording".into(), RawPolicyValue::Bool(true))));
         assert!(entries.contains(&("MaxRetentionDays".into(), RawPolicyValue::Integer(30))));
         assert!(entries.contains(&(
@@ -253,18 +235,13 @@ mod tests {
         )));
         std::fs::write(&user, plist("User")).expect("write");
         let entries = source.load().expect("load");
-        assert!(entries.contains(&(
-            "OrganizationName".into(),
-            RawPolicyValue::Text("User".into())
-        )));
+        assert!(entries.contains(&("OrganizationName".into(), RawPolicyValue::Text("User".into()))));
     }
 
     #[test]
     fn json_file_values_and_missing_file() {
         let temp = tempfile::tempdir().expect("temp");
-        let source = JsonFilePolicy {
-            path: temp.path().join("policies.json"),
-        };
+        let source = JsonFilePolicy { path: temp.path().join("policies.json") };
         assert!(source.load().expect("missing is empty").is_empty());
         std::fs::write(
             &source.path,
@@ -276,9 +253,6 @@ mod tests {
         assert!(entries.contains(&("X".into(), RawPolicyValue::Float(1.5))));
         assert!(entries.contains(&("Y".into(), RawPolicyValue::Other("an array"))));
         std::fs::write(&source.path, "[]").expect("write");
-        assert!(matches!(
-            source.load(),
-            Err(PolicySourceError::Malformed(..))
-        ));
+        assert!(matches!(source.load(), Err(PolicySourceError::Malformed(..))));
     }
 }

@@ -162,10 +162,7 @@ fn apply_changes(
         )?;
     }
     if let Some(starred) = changes.starred {
-        tx.execute(
-            "UPDATE meetings SET starred = ?2 WHERE seq = ?1",
-            params![seq, starred],
-        )?;
+        tx.execute("UPDATE meetings SET starred = ?2 WHERE seq = ?1", params![seq, starred])?;
     }
     if let Some(tags) = &changes.tags {
         replace_tags(tx, seq, tags)?;
@@ -173,10 +170,7 @@ fn apply_changes(
     if let Some(attendees) = &changes.attendees {
         replace_attendees(tx, seq, attendees)?;
     }
-    tx.execute(
-        "UPDATE meetings SET updated_at = ?2 WHERE seq = ?1",
-        params![seq, now],
-    )?;
+    tx.execute("UPDATE meetings SET updated_at = ?2 WHERE seq = ?1", params![seq, now])?;
     Ok(())
 }
 
@@ -202,10 +196,7 @@ fn replace_attendees(tx: &Transaction, seq: i64, names: &[String]) -> StoreResul
 
 pub(crate) fn meeting_by_id(db: &Connection, id: &str) -> StoreResult<MeetingRecord> {
     let sql = format!("SELECT {COLUMNS} FROM meetings WHERE id = ?1");
-    let found = db
-        .prepare_cached(&sql)?
-        .query_row([id], read_row)
-        .optional()?;
+    let found = db.prepare_cached(&sql)?.query_row([id], read_row).optional()?;
     let (seq, meeting) = found.ok_or(StoreError::NotFound)?;
     with_people(db, seq, meeting)
 }
@@ -213,12 +204,7 @@ pub(crate) fn meeting_by_id(db: &Connection, id: &str) -> StoreResult<MeetingRec
 fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
     let matching = match query.q.as_deref().map(fts_query) {
         // The query had no searchable word: nothing can match it.
-        Some(None) => {
-            return Ok(MeetingPage {
-                meetings: Vec::new(),
-                total: 0,
-            })
-        }
+        Some(None) => return Ok(MeetingPage { meetings: Vec::new(), total: 0 }),
         Some(Some(expression)) => Some(expression),
         None => None,
     };
@@ -230,19 +216,14 @@ fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
         "(?1 IS NULL OR started_at >= ?1) AND (?2 IS NULL OR started_at < ?2) {text_filter}"
     );
     let total: i64 = db
-        .prepare_cached(&format!(
-            "{prefix} SELECT count(*) FROM meetings WHERE {filter}"
-        ))?
+        .prepare_cached(&format!("{prefix} SELECT count(*) FROM meetings WHERE {filter}"))?
         .query_row(params![query.from, query.to, matching], |row| row.get(0))?;
     let mut statement = db.prepare_cached(&format!(
         "{prefix} SELECT {COLUMNS} FROM meetings WHERE {filter} \
          ORDER BY started_at DESC, seq DESC LIMIT ?4 OFFSET ?5"
     ))?;
     let rows = statement
-        .query_map(
-            params![query.from, query.to, matching, query.limit, query.offset],
-            read_row,
-        )?
+        .query_map(params![query.from, query.to, matching, query.limit, query.offset], read_row)?
         .collect::<Result<Vec<_>, _>>()?;
     let meetings = rows
         .into_iter()

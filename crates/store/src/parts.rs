@@ -78,12 +78,7 @@ impl crate::Store {
                 let (channel, start_ms, end_ms, text) = row?;
                 let channel = Channel::parse(&channel)
                     .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-                Ok(SegmentRecord {
-                    channel,
-                    start_ms,
-                    end_ms,
-                    text,
-                })
+                Ok(SegmentRecord { channel, start_ms, end_ms, text })
             })
             .collect()
         })
@@ -205,11 +200,7 @@ fn markers(db: &Connection, seq: i64) -> StoreResult<Vec<MarkerRecord>> {
         "SELECT id, at_ms, label FROM markers WHERE meeting = ?1 ORDER BY at_ms, seq",
     )?;
     let rows = query.query_map([seq], |row| {
-        Ok(MarkerRecord {
-            id: row.get(0)?,
-            at_ms: row.get(1)?,
-            label: row.get(2)?,
-        })
+        Ok(MarkerRecord { id: row.get(0)?, at_ms: row.get(1)?, label: row.get(2)? })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -96,12 +96,10 @@ impl crate::Store {
 
     pub fn prompt(&self, id: &str) -> StoreResult<PromptRecord> {
         self.read(|db| {
-            db.prepare_cached(&format!(
-                "SELECT {PROMPT_COLUMNS} FROM prompts WHERE id = ?1"
-            ))?
-            .query_row([id], read_prompt)
-            .optional()?
-            .ok_or(StoreError::NotFound)?
+            db.prepare_cached(&format!("SELECT {PROMPT_COLUMNS} FROM prompts WHERE id = ?1"))?
+                .query_row([id], read_prompt)
+                .optional()?
+                .ok_or(StoreError::NotFound)?
         })
     }
 
@@ -192,10 +190,7 @@ impl crate::Store {
 
     pub fn touch_pairing(&self, id: &str, now: i64) -> StoreResult<()> {
         self.write(|tx| {
-            tx.execute(
-                "UPDATE pairings SET last_used_at = ?2 WHERE id = ?1",
-                params![id, now],
-            )?;
+            tx.execute("UPDATE pairings SET last_used_at = ?2 WHERE id = ?1", params![id, now])?;
             Ok(())
         })
     }

@@ -88,7 +88,5 @@ fn configure(connection: &Connection) -> StoreResult<()> {
 /// A poisoned lock only means another thread panicked while holding it; the
 /// connection itself is still usable (SQLite rolled back any open transaction).
 fn lock(mutex: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -16,14 +16,8 @@ const SNIPPET_TOKENS: i64 = 16;
 /// Where a search hit was found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HitSource {
-    Transcript {
-        start_ms: i64,
-        end_ms: i64,
-        channel: Channel,
-    },
-    Note {
-        note_id: String,
-    },
+    Transcript { start_ms: i64, end_ms: i64, channel: Channel },
+    Note { note_id: String },
 }
 
 /// One search hit. `snippet` marks matches with the sentinels of
@@ -82,10 +76,8 @@ fn quote_term(text: &str, prefix: bool) -> Option<String> {
     if !text.chars().any(char::is_alphanumeric) {
         return None;
     }
-    let cleaned: String = text
-        .chars()
-        .filter(|c| *c != MATCH_START && *c != MATCH_END && !c.is_control())
-        .collect();
+    let cleaned: String =
+        text.chars().filter(|c| *c != MATCH_START && *c != MATCH_END && !c.is_control()).collect();
     let quoted = format!("\"{}\"", cleaned.replace('"', "\"\""));
     Some(if prefix { quoted + "*" } else { quoted })
 }
@@ -151,11 +143,7 @@ fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Ve
             meeting_id,
             meeting_title,
             started_at,
-            source: HitSource::Transcript {
-                start_ms,
-                end_ms,
-                channel,
-            },
+            source: HitSource::Transcript { start_ms, end_ms, channel },
             snippet,
         })
     })
@@ -176,9 +164,7 @@ fn note_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Vec<S
                 meeting_id: row.get(0)?,
                 meeting_title: row.get(1)?,
                 started_at: row.get(2)?,
-                source: HitSource::Note {
-                    note_id: row.get(3)?,
-                },
+                source: HitSource::Note { note_id: row.get(3)? },
                 snippet: row.get(4)?,
             })
         },
@@ -196,10 +182,7 @@ mod tests {
 
     #[test]
     fn words_are_quoted_and_anded() {
-        assert_eq!(
-            fts_query("budget review").as_deref(),
-            Some("\"budget\" \"review\"")
-        );
+        assert_eq!(fts_query("budget review").as_deref(), Some("\"budget\" \"review\""));
     }
 
     #[test]
@@ -208,10 +191,7 @@ mod tests {
             fts_query("\"quarterly plan\" budg*").as_deref(),
             Some("\"quarterly plan\" \"budg\"*")
         );
-        assert_eq!(
-            fts_query("\"open phrase").as_deref(),
-            Some("\"open phrase\"")
-        );
+        assert_eq!(fts_query("\"open phrase").as_deref(), Some("\"open phrase\""));
     }
 
     #[test]

@@ -25,42 +25,24 @@ fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> Strin
         attendees: vec!["Ada".into()],
         tags: vec!["team".into()],
     };
-    store
-        .insert_meeting(&new, started_at)
-        .expect("insert meeting");
+    store.insert_meeting(&new, started_at).expect("insert meeting");
     let segments: Vec<NewSegment> = lines
         .iter()
         .enumerate()
         .map(|(index, text)| NewSegment {
-            channel: if index % 2 == 0 {
-                Channel::Mic
-            } else {
-                Channel::Sys
-            },
+            channel: if index % 2 == 0 { Channel::Mic } else { Channel::Sys },
             start_ms: index as i64 * 1000,
             end_ms: index as i64 * 1000 + 900,
             text: text.to_string(),
         })
         .collect();
-    store
-        .insert_segments(&id, &segments)
-        .expect("insert segments");
+    store.insert_segments(&id, &segments).expect("insert segments");
     id
 }
 
 fn list(store: &Store, q: Option<&str>) -> Vec<String> {
-    let query = ListQuery {
-        q: q.map(str::to_string),
-        limit: 50,
-        ..ListQuery::default()
-    };
-    store
-        .list_meetings(&query)
-        .expect("list")
-        .meetings
-        .into_iter()
-        .map(|m| m.title)
-        .collect()
+    let query = ListQuery { q: q.map(str::to_string), limit: 50, ..ListQuery::default() };
+    store.list_meetings(&query).expect("list").meetings.into_iter().map(|m| m.title).collect()
 }
 
 #[test]
@@ -75,12 +57,7 @@ fn reopening_keeps_data_and_schema() {
 #[test]
 fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
     let (_folder, store) = open();
-    let id = meeting(
-        &store,
-        "Budget",
-        2_000,
-        &["we reviewed the budget", "zebra crossing"],
-    );
+    let id = meeting(&store, "Budget", 2_000, &["we reviewed the budget", "zebra crossing"]);
     let note = NoteRecord {
         id: new_id(),
         kind: "summary".into(),
@@ -90,22 +67,12 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
     store.put_note(&id, &note, 3_000).expect("note");
     let hits = store.search("zebra", 20).expect("search");
     assert_eq!(hits.len(), 2);
+    assert!(hits.iter().any(|hit| matches!(hit.source, HitSource::Note { .. })));
     assert!(hits
         .iter()
-        .any(|hit| matches!(hit.source, HitSource::Note { .. })));
-    assert!(hits.iter().any(|hit| matches!(
-        hit.source,
-        HitSource::Transcript {
-            channel: Channel::Sys,
-            ..
-        }
-    )));
+        .any(|hit| matches!(hit.source, HitSource::Transcript { channel: Channel::Sys, .. })));
     assert_eq!(list(&store, Some("zebra")), vec!["Budget"]);
-    assert_eq!(
-        list(&store, Some("budget")),
-        vec!["Budget"],
-        "title or transcript match"
-    );
+    assert_eq!(list(&store, Some("budget")), vec!["Budget"], "title or transcript match");
 
     store.delete_meeting(&id).expect("delete");
     assert!(store.search("zebra", 20).expect("search").is_empty());
@@ -124,12 +91,7 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
 #[test]
 fn hostile_queries_never_fail() {
     let (_folder, store) = open();
-    meeting(
-        &store,
-        "Weekly",
-        1_000,
-        &["NEAR the end AND OR not", "שלום עולם", "emoji 🎉 party"],
-    );
+    meeting(&store, "Weekly", 1_000, &["NEAR the end AND OR not", "שלום עולם", "emoji 🎉 party"]);
     let long = "a".repeat(10_000);
     let hostile = [
         "\"",
@@ -154,25 +116,16 @@ fn hostile_queries_never_fail() {
         "''",
     ];
     for q in hostile {
+        store.search(q, 20).unwrap_or_else(|error| panic!("{q:?} failed: {error}"));
         store
-            .search(q, 20)
-            .unwrap_or_else(|error| panic!("{q:?} failed: {error}"));
-        store
-            .list_meetings(&ListQuery {
-                q: Some(q.into()),
-                limit: 10,
-                ..ListQuery::default()
-            })
+            .list_meetings(&ListQuery { q: Some(q.into()), limit: 10, ..ListQuery::default() })
             .unwrap_or_else(|error| panic!("list {q:?} failed: {error}"));
     }
     assert_eq!(store.search("שלום", 20).expect("rtl").len(), 1);
     assert_eq!(store.search("NEAR(", 20).expect("near").len(), 1);
     assert_eq!(store.search("part*", 20).expect("prefix").len(), 1);
     assert_eq!(store.search("\"the end\"", 20).expect("phrase").len(), 1);
-    assert_eq!(
-        store.search("\"end the\"", 20).expect("phrase order").len(),
-        0
-    );
+    assert_eq!(store.search("\"end the\"", 20).expect("phrase order").len(), 0);
 }
 
 #[test]
@@ -182,11 +135,7 @@ fn list_pages_newest_first_with_time_bounds() {
         meeting(&store, &format!("M{index}"), index * 1000, &[]);
     }
     let page = store
-        .list_meetings(&ListQuery {
-            limit: 2,
-            offset: 1,
-            ..ListQuery::default()
-        })
+        .list_meetings(&ListQuery { limit: 2, offset: 1, ..ListQuery::default() })
         .expect("page");
     assert_eq!(page.total, 5);
     let titles: Vec<_> = page.meetings.iter().map(|m| m.title.as_str()).collect();
@@ -219,10 +168,7 @@ fn changes_replace_tags_and_attendees_atomically() {
     assert_eq!(updated.attendees, ["Grace", "Linus"]);
     assert!(updated.starred);
     assert_eq!(list(&store, Some("new")), vec!["New"]);
-    assert!(
-        list(&store, Some("old")).is_empty(),
-        "title index follows the change"
-    );
+    assert!(list(&store, Some("old")).is_empty(), "title index follows the change");
     assert!(matches!(
         store.update_meeting(&new_id(), &changes, 0),
         Err(recorder_store::StoreError::NotFound)

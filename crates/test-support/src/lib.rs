@@ -157,10 +157,7 @@ impl Drop for TestService {
 }
 
 fn read(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .expect("token file")
-        .trim()
-        .to_string()
+    std::fs::read_to_string(path).expect("token file").trim().to_string()
 }
 
 /// Reads `recorder listening on http://127.0.0.1:PORT` from the child's stdout.
@@ -211,10 +208,7 @@ impl SeedMeeting {
 /// returns their ids in order. Segments alternate mic/sys, 5 s apart.
 pub fn seed(data_dir: &Path, meetings: &[SeedMeeting]) -> Vec<String> {
     let store = Store::open(&data_dir.join("recorder.db")).expect("open store");
-    meetings
-        .iter()
-        .map(|meeting| seed_one(&store, meeting))
-        .collect()
+    meetings.iter().map(|meeting| seed_one(&store, meeting)).collect()
 }
 
 fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
@@ -232,19 +226,13 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
         attendees: vec!["Ada Lovelace".into()],
         tags: vec!["seeded".into()],
     };
-    store
-        .insert_meeting(&new, meeting.started_at)
-        .expect("insert meeting");
+    store.insert_meeting(&new, meeting.started_at).expect("insert meeting");
     let segments: Vec<NewSegment> = meeting
         .lines
         .iter()
         .enumerate()
         .map(|(index, text)| NewSegment {
-            channel: if index % 2 == 0 {
-                Channel::Mic
-            } else {
-                Channel::Sys
-            },
+            channel: if index % 2 == 0 { Channel::Mic } else { Channel::Sys },
             start_ms: index as i64 * 5000,
             end_ms: index as i64 * 5000 + 4000,
             text: text.clone(),
@@ -258,9 +246,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
             template_id: None,
             content_md: content.clone(),
         };
-        store
-            .put_note(&id, &note, meeting.started_at)
-            .expect("note");
+        store.put_note(&id, &note, meeting.started_at).expect("note");
     }
     let items: Vec<ActionItemRecord> = meeting
         .action_items
@@ -281,10 +267,7 @@ pub fn dev_license(expires_at: Option<i64>) -> Value {
     let seed_path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/dev-license.seed");
     let seed = std::fs::read_to_string(seed_path).expect("dev seed");
-    let seed: [u8; 32] = hex::decode(seed.trim())
-        .expect("hex")
-        .try_into()
-        .expect("32 bytes");
+    let seed: [u8; 32] = hex::decode(seed.trim()).expect("hex").try_into().expect("32 bytes");
     let mut payload =
         json!({ "licensee": "Test Person", "plan": "pro", "issued_at": 1_700_000_000_000i64 });
     if let Some(expires_at) = expires_at {

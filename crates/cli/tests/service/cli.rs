@@ -67,24 +67,15 @@ fn status_meetings_transcript_and_search() {
     let vtt = stdout(&run(&service, &["transcript", &id, "--format", "vtt"]));
     assert!(vtt.starts_with("WEBVTT"), "{vtt}");
     let search = stdout(&run(&service, &["search", "budget"]));
-    assert!(
-        search.contains("Quarterly planning") && search.contains("[budget]"),
-        "{search}"
-    );
+    assert!(search.contains("Quarterly planning") && search.contains("[budget]"), "{search}");
 
-    let missing = run(
-        &service,
-        &["meetings", "show", "0192f000-0000-7000-8000-000000000000"],
-    );
+    let missing = run(&service, &["meetings", "show", "0192f000-0000-7000-8000-000000000000"]);
     assert_eq!(missing.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not_found"));
     let bad = run(&service, &["transcript", &id, "--format", "doc"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(run(&service, &["meetings", "delete", &id]).status.success());
-    assert_eq!(
-        run(&service, &["meetings", "show", &id]).status.code(),
-        Some(4)
-    );
+    assert_eq!(run(&service, &["meetings", "show", &id]).status.code(), Some(4));
 }
 
 #[test]
@@ -98,27 +89,14 @@ fn pairing_settings_policy_and_licence() {
     assert!(stdout(&run(&service, &["pairings", "list"])).contains("No paired extensions"));
 
     let set = run(&service, &["settings", "set", "general.user_name", "Ada"]);
-    assert!(
-        set.status.success(),
-        "{}",
-        String::from_utf8_lossy(&set.stderr)
-    );
+    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
     assert_eq!(stdout(&set), "general.user_name = Ada\n");
+    assert_eq!(stdout(&run(&service, &["settings", "get", "general.user_name"])), "Ada\n");
+    assert!(run(&service, &["settings", "set", "general.allow_remote_start", "true"])
+        .status
+        .success());
     assert_eq!(
-        stdout(&run(&service, &["settings", "get", "general.user_name"])),
-        "Ada\n"
-    );
-    assert!(run(
-        &service,
-        &["settings", "set", "general.allow_remote_start", "true"]
-    )
-    .status
-    .success());
-    assert_eq!(
-        stdout(&run(
-            &service,
-            &["settings", "get", "general.allow_remote_start"]
-        )),
+        stdout(&run(&service, &["settings", "get", "general.allow_remote_start"])),
         "true\n"
     );
     let invalid = run(&service, &["settings", "set", "general.api_port", "\"x\""]);
@@ -132,20 +110,10 @@ fn pairing_settings_policy_and_licence() {
     );
 
     let licence = service.folder.path().join("licence.json");
-    std::fs::write(
-        &licence,
-        recorder_test_support::dev_license(None).to_string(),
-    )
-    .expect("licence");
-    let installed = run(
-        &service,
-        &["license", "install", licence.to_str().expect("path")],
-    );
-    assert!(
-        installed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&installed.stderr)
-    );
+    std::fs::write(&licence, recorder_test_support::dev_license(None).to_string())
+        .expect("licence");
+    let installed = run(&service, &["license", "install", licence.to_str().expect("path")]);
+    assert!(installed.status.success(), "{}", String::from_utf8_lossy(&installed.stderr));
     assert_eq!(stdout(&installed), "licence installed: plan pro\n");
 
     let link = stdout(&run(&service, &["open", "--print"]));
@@ -159,11 +127,7 @@ fn pairing_settings_policy_and_licence() {
 fn a_missing_service_or_token_exits_3_with_one_line() {
     let folder = tempfile::tempdir().expect("temp");
     let no_token = std::process::Command::new(BIN)
-        .args([
-            "--data-dir",
-            folder.path().to_str().expect("path"),
-            "status",
-        ])
+        .args(["--data-dir", folder.path().to_str().expect("path"), "status"])
         .output()
         .expect("run");
     assert_eq!(no_token.status.code(), Some(3));

@@ -30,12 +30,8 @@ async fn fifty_readers_while_meetings_are_patched_and_deleted() {
 
     let mut readers = Vec::new();
     for reader in 0..50 {
-        let (service, ids, errors, answered) = (
-            service.clone(),
-            ids.clone(),
-            server_errors.clone(),
-            answered.clone(),
-        );
+        let (service, ids, errors, answered) =
+            (service.clone(), ids.clone(), server_errors.clone(), answered.clone());
         readers.push(tokio::spawn(async move {
             let client = http();
             for round in 0..20 {
@@ -69,11 +65,7 @@ async fn fifty_readers_while_meetings_are_patched_and_deleted() {
             for (index, id) in ids.iter().enumerate() {
                 let url = service.url(&format!("/v1/meetings/{id}"));
                 let response = if index % 2 == 0 {
-                    client
-                        .delete(&url)
-                        .bearer_auth(&service.api_token)
-                        .send()
-                        .await
+                    client.delete(&url).bearer_auth(&service.api_token).send().await
                 } else {
                     client
                         .patch(&url)
@@ -91,13 +83,9 @@ async fn fifty_readers_while_meetings_are_patched_and_deleted() {
         })
     };
     for reader in readers {
-        reader
-            .await
-            .expect("reader finished without a failed assertion");
+        reader.await.expect("reader finished without a failed assertion");
     }
-    writer
-        .await
-        .expect("writer finished without a failed assertion");
+    writer.await.expect("writer finished without a failed assertion");
     assert_eq!(server_errors.load(Ordering::SeqCst), 0);
     assert_eq!(answered.load(Ordering::SeqCst), 1000);
     let list = crate::get(&service, "/v1/meetings").await;

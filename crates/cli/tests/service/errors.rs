@@ -67,29 +67,18 @@ async fn bad_query_values_are_400() {
         "/v1/search",
         "/v1/search?q=a&limit=-3",
     ] {
-        get(&service, path)
-            .await
-            .expect_error(400, "invalid_request");
+        get(&service, path).await.expect_error(400, "invalid_request");
     }
 }
 
 #[tokio::test]
 async fn unknown_routes_are_404_and_wrong_methods_405_in_json() {
     let service = start();
-    get(&service, "/v1/nothing-here")
+    get(&service, "/v1/nothing-here").await.expect_error(404, "not_found");
+    get(&service, "/elsewhere").await.expect_error(404, "not_found");
+    call(Method::DELETE, &service.url("/v1/health"), Some(&service.api_token), None)
         .await
-        .expect_error(404, "not_found");
-    get(&service, "/elsewhere")
-        .await
-        .expect_error(404, "not_found");
-    call(
-        Method::DELETE,
-        &service.url("/v1/health"),
-        Some(&service.api_token),
-        None,
-    )
-    .await
-    .expect_error(405, "method_not_allowed");
+        .expect_error(405, "method_not_allowed");
     call(Method::GET, &service.url("/v1/nothing-here"), None, None)
         .await
         .expect_error(401, "unauthorized");
@@ -98,14 +87,8 @@ async fn unknown_routes_are_404_and_wrong_methods_405_in_json() {
 #[tokio::test]
 async fn unknown_meetings_are_404() {
     let service = start();
-    for id in [
-        "0192f000-0000-7000-8000-000000000000",
-        "not-a-uuid",
-        "..%2F..%2Fetc",
-    ] {
-        get(&service, &format!("/v1/meetings/{id}"))
-            .await
-            .expect_error(404, "not_found");
+    for id in ["0192f000-0000-7000-8000-000000000000", "not-a-uuid", "..%2F..%2Fetc"] {
+        get(&service, &format!("/v1/meetings/{id}")).await.expect_error(404, "not_found");
         get(&service, &format!("/v1/meetings/{id}/transcript"))
             .await
             .expect_error(404, "not_found");
@@ -162,23 +145,12 @@ async fn stop_and_marker_need_pro_for_agents_only() {
     let service = start();
     let agent = [("x-recorder-client", "gateway")];
     for path in ["/v1/recording/stop", "/v1/recording/marker"] {
-        call_with(
-            Method::POST,
-            &service.url(path),
-            Some(&service.api_token),
-            None,
-            &agent,
-        )
-        .await
-        .expect_error(402, "pro_required");
-        call(
-            Method::POST,
-            &service.url(path),
-            Some(&service.api_token),
-            None,
-        )
-        .await
-        .expect_error(409, "not_recording");
+        call_with(Method::POST, &service.url(path), Some(&service.api_token), None, &agent)
+            .await
+            .expect_error(402, "pro_required");
+        call(Method::POST, &service.url(path), Some(&service.api_token), None)
+            .await
+            .expect_error(409, "not_recording");
     }
     make_pro(&service).await;
     call_with(
@@ -213,9 +185,7 @@ async fn start_and_import_need_allow_remote_start() {
     .await
     .expect_error(403, "remote_start_disabled");
     assert_eq!(
-        set_settings(&service, json!({"general": {"allow_remote_start": true}}))
-            .await
-            .status,
+        set_settings(&service, json!({"general": {"allow_remote_start": true}})).await.status,
         200
     );
     let answer = call(
@@ -241,13 +211,8 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
         ("/v1/recording/start", json!({"source_app": "zoom"})),
         ("/v1/import", json!({"path": "/tmp/a.wav"})),
     ] {
-        let answer = call(
-            Method::POST,
-            &service.url(path),
-            Some(&service.api_token),
-            Some(&body),
-        )
-        .await;
+        let answer =
+            call(Method::POST, &service.url(path), Some(&service.api_token), Some(&body)).await;
         answer.expect_error(403, "policy_denied");
         let message = answer.body["error"]["message"].as_str().unwrap_or("");
         assert!(
@@ -272,11 +237,7 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
         Some(&prompt),
     )
     .await;
-    assert_eq!(
-        person.status, 200,
-        "a person answers prompts from the extension: {}",
-        person.text
-    );
+    assert_eq!(person.status, 200, "a person answers prompts from the extension: {}", person.text);
 }
 
 #[tokio::test]
@@ -299,11 +260,7 @@ async fn busy_meetings_are_409() {
     )
     .await
     .expect_error(409, "meeting_busy");
-    assert_eq!(
-        get(&service, &format!("/v1/meetings/{id}")).await.status,
-        200,
-        "still there"
-    );
+    assert_eq!(get(&service, &format!("/v1/meetings/{id}")).await.status, 200, "still there");
 }
 
 #[tokio::test]
@@ -314,23 +271,14 @@ async fn notes_regeneration_validates_kind_then_answers_503() {
     });
     make_pro(&service).await;
     let url = service.url(&format!("/v1/meetings/{}/notes", ids[0]));
-    for body in [
-        json!({"kind": "poem"}),
-        json!({"kind": "custom"}),
-        json!({}),
-    ] {
+    for body in [json!({"kind": "poem"}), json!({"kind": "custom"}), json!({})] {
         call(Method::POST, &url, Some(&service.api_token), Some(&body))
             .await
             .expect_error(400, "invalid_request");
     }
-    call(
-        Method::POST,
-        &url,
-        Some(&service.api_token),
-        Some(&json!({"kind": "summary"})),
-    )
-    .await
-    .expect_error(503, "notes_unavailable");
+    call(Method::POST, &url, Some(&service.api_token), Some(&json!({"kind": "summary"})))
+        .await
+        .expect_error(503, "notes_unavailable");
 }
 
 #[tokio::test]
@@ -348,8 +296,7 @@ async fn import_checks_paths_formats_and_sizes() {
     std::fs::write(files.join("talk.mp3"), b"ID3").expect("mp3");
     std::fs::create_dir_all(files.join("folder.wav")).expect("dir");
     let huge = std::fs::File::create(files.join("huge.wav")).expect("huge");
-    huge.set_len(4 * 1024 * 1024 * 1024 + 1)
-        .expect("sparse 4 GiB + 1");
+    huge.set_len(4 * 1024 * 1024 * 1024 + 1).expect("sparse 4 GiB + 1");
     let import = |path: String| {
         let service = &service;
         async move {
@@ -363,27 +310,13 @@ async fn import_checks_paths_formats_and_sizes() {
         }
     };
     let at = |name: &str| files.join(name).display().to_string();
-    import("relative/talk.wav".into())
-        .await
-        .expect_error(400, "invalid_request");
-    import(at("missing.wav"))
-        .await
-        .expect_error(400, "invalid_request");
-    import(at("folder.wav"))
-        .await
-        .expect_error(400, "invalid_request");
-    import(at("notes.txt"))
-        .await
-        .expect_error(415, "unsupported_audio_format");
-    import(at("huge.wav"))
-        .await
-        .expect_error(413, "file_too_large");
-    import(at("talk.mp3"))
-        .await
-        .expect_error(400, "converter_missing");
-    import(at("talk.wav"))
-        .await
-        .expect_error(503, "model_unavailable");
+    import("relative/talk.wav".into()).await.expect_error(400, "invalid_request");
+    import(at("missing.wav")).await.expect_error(400, "invalid_request");
+    import(at("folder.wav")).await.expect_error(400, "invalid_request");
+    import(at("notes.txt")).await.expect_error(415, "unsupported_audio_format");
+    import(at("huge.wav")).await.expect_error(413, "file_too_large");
+    import(at("talk.mp3")).await.expect_error(400, "converter_missing");
+    import(at("talk.wav")).await.expect_error(503, "model_unavailable");
 }
 
 fn wav_header() -> Vec<u8> {
@@ -408,59 +341,30 @@ async fn pairing_codes_wrong_used_and_too_many_attempts() {
     let pair = |code: String| {
         let service = &service;
         async move {
-            call(
-                Method::POST,
-                &service.url("/v1/pair"),
-                None,
-                Some(&json!({ "code": code })),
-            )
-            .await
+            call(Method::POST, &service.url("/v1/pair"), None, Some(&json!({ "code": code }))).await
         }
     };
-    pair("123456".into())
-        .await
-        .expect_error(401, "invalid_pairing_code");
-    let shown = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    pair("123456".into()).await.expect_error(401, "invalid_pairing_code");
+    let shown =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
     let code = shown.body["code"].as_str().expect("code").to_string();
     let expires_at = shown.body["expires_at"].as_i64().expect("expires_at");
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("time")
         .as_millis() as i64;
-    assert!(
-        (expires_at - now - 120_000).abs() < 5_000,
-        "valid for two minutes"
-    );
+    assert!((expires_at - now - 120_000).abs() < 5_000, "valid for two minutes");
     let wrong = if code == "000000" { "000001" } else { "000000" };
     for _ in 0..5 {
-        pair(wrong.into())
-            .await
-            .expect_error(401, "invalid_pairing_code");
+        pair(wrong.into()).await.expect_error(401, "invalid_pairing_code");
     }
-    pair(wrong.into())
-        .await
-        .expect_error(429, "too_many_attempts");
-    pair(code.clone())
-        .await
-        .expect_error(401, "invalid_pairing_code");
+    pair(wrong.into()).await.expect_error(429, "too_many_attempts");
+    pair(code.clone()).await.expect_error(401, "invalid_pairing_code");
 
-    let shown = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let shown =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
     let code = shown.body["code"].as_str().expect("code").to_string();
     assert_eq!(pair(code.clone()).await.status, 200);
     pair(code).await.expect_error(401, "invalid_pairing_code");
-    pair("not json at all".into())
-        .await
-        .expect_error(401, "invalid_pairing_code");
+    pair("not json at all".into()).await.expect_error(401, "invalid_pairing_code");
 }

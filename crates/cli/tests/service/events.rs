@@ -24,9 +24,7 @@ async fn open(
     service: &TestService,
     last_event_id: Option<&str>,
 ) -> tokio::sync::mpsc::UnboundedReceiver<Frame> {
-    let mut request = http()
-        .get(service.url("/v1/events"))
-        .bearer_auth(&service.api_token);
+    let mut request = http().get(service.url("/v1/events")).bearer_auth(&service.api_token);
     if let Some(id) = last_event_id {
         request = request.header("last-event-id", id);
     }
@@ -114,13 +112,8 @@ async fn events_have_ids_names_envelopes_and_replay_after_reconnect() {
 
     // Events while disconnected are replayed to a client that says where it was.
     rename(&service, &ids[0], "two").await;
-    let code = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let code =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
     let paired = call(
         Method::POST,
         &service.url("/v1/pair"),
@@ -256,10 +249,7 @@ async fn unanswered_prompts_expire_after_60_seconds() {
     )
     .await;
     let prompt_id = prompt.body["prompt_id"].as_str().expect("id").to_string();
-    assert_eq!(
-        next_event(&mut stream).await.event.as_deref(),
-        Some("prompt.shown")
-    );
+    assert_eq!(next_event(&mut stream).await.event.as_deref(), Some("prompt.shown"));
     let asked = std::time::Instant::now();
     let expired = loop {
         let frame = tokio::time::timeout(Duration::from_secs(75), stream.recv())
@@ -270,11 +260,7 @@ async fn unanswered_prompts_expire_after_60_seconds() {
             break frame;
         }
     };
-    assert!(
-        asked.elapsed() >= Duration::from_secs(59),
-        "not before 60 s: {:?}",
-        asked.elapsed()
-    );
+    assert!(asked.elapsed() >= Duration::from_secs(59), "not before 60 s: {:?}", asked.elapsed());
     assert_eq!(
         expired.data.expect("data")["data"],
         json!({"prompt_id": prompt_id, "accepted": false, "answer": "expired"})
@@ -294,9 +280,5 @@ async fn unanswered_prompts_expire_after_60_seconds() {
         Some(&body),
     )
     .await;
-    assert_ne!(
-        again.body["prompt_id"],
-        prompt_id.as_str(),
-        "an expired prompt is not reused"
-    );
+    assert_ne!(again.body["prompt_id"], prompt_id.as_str(), "an expired prompt is not reused");
 }

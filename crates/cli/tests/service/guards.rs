@@ -17,11 +17,7 @@ fn token_files_are_private_and_stable() {
     assert_eq!(mode(data.clone()), 0o700);
     assert_eq!(mode(data.join("api_token")), 0o600);
     assert_eq!(mode(data.join("ui_token")), 0o600);
-    assert_eq!(
-        service.api_token.len(),
-        43,
-        "32 bytes in base64url without padding"
-    );
+    assert_eq!(service.api_token.len(), 43, "32 bytes in base64url without padding");
     assert_ne!(service.api_token, service.ui_token);
     let settings: serde_json::Value =
         serde_json::from_slice(&std::fs::read(data.join("settings.json")).expect("settings"))
@@ -40,11 +36,7 @@ fn an_existing_data_folder_is_made_private() {
         recorder_test_support::TestService::start_with(crate::BIN, Default::default(), |data| {
             std::fs::set_permissions(data, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         });
-    let mode = std::fs::metadata(service.data_dir())
-        .expect("meta")
-        .permissions()
-        .mode()
-        & 0o777;
+    let mode = std::fs::metadata(service.data_dir()).expect("meta").permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
 }
 
@@ -55,10 +47,7 @@ async fn requests_without_a_valid_token_get_401_with_www_authenticate() {
         let answer = call(Method::GET, &service.url("/v1/meetings"), token, None).await;
         answer.expect_error(401, "unauthorized");
         assert_eq!(
-            answer
-                .headers
-                .get("www-authenticate")
-                .map(|v| v.to_str().unwrap_or("")),
+            answer.headers.get("www-authenticate").map(|v| v.to_str().unwrap_or("")),
             Some("Bearer")
         );
     }
@@ -77,36 +66,20 @@ async fn requests_without_a_valid_token_get_401_with_www_authenticate() {
 #[tokio::test]
 async fn api_token_is_refused_on_the_persons_channel() {
     let service = start();
-    let answer = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.api_token),
-        None,
-    )
-    .await;
+    let answer =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.api_token), None).await;
     answer.expect_error(401, "unauthorized");
     let answer = call(Method::GET, &service.url("/ui/settings"), None, None).await;
     answer.expect_error(401, "unauthorized");
-    let answer = call(
-        Method::GET,
-        &service.url("/ui/settings"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let answer =
+        call(Method::GET, &service.url("/ui/settings"), Some(&service.ui_token), None).await;
     assert_eq!(answer.status, 200);
 }
 
 #[tokio::test]
 async fn spoofed_host_headers_are_refused() {
     let service = start();
-    for host in [
-        "evil.com",
-        "127.0.0.1.evil.com",
-        "localhost.evil.com",
-        "127.0.0.2",
-        "[::2]:80",
-    ] {
+    for host in ["evil.com", "127.0.0.1.evil.com", "localhost.evil.com", "127.0.0.2", "[::2]:80"] {
         let answer = call_with(
             Method::GET,
             &service.url("/v1/health"),
@@ -135,16 +108,10 @@ async fn a_request_without_host_is_refused_even_with_a_token() {
     let service = start();
     let answer = raw(
         &service,
-        &format!(
-            "GET /v1/health HTTP/1.0\r\nAuthorization: Bearer {}\r\n\r\n",
-            service.api_token
-        ),
+        &format!("GET /v1/health HTTP/1.0\r\nAuthorization: Bearer {}\r\n\r\n", service.api_token),
     )
     .await;
-    assert!(
-        answer.starts_with("HTTP/1.0 403") || answer.starts_with("HTTP/1.1 403"),
-        "{answer}"
-    );
+    assert!(answer.starts_with("HTTP/1.0 403") || answer.starts_with("HTTP/1.1 403"), "{answer}");
     assert!(answer.contains("forbidden_host"), "{answer}");
     let absolute = raw(
         &service,
@@ -154,10 +121,7 @@ async fn a_request_without_host_is_refused_even_with_a_token() {
         ),
     )
     .await;
-    assert!(
-        absolute.contains("forbidden_host"),
-        "absolute-form target: {absolute}"
-    );
+    assert!(absolute.contains("forbidden_host"), "absolute-form target: {absolute}");
 }
 
 #[tokio::test]
@@ -181,57 +145,34 @@ async fn web_origins_are_refused_and_never_allowed_by_cors() {
     )
     .await;
     assert_eq!(from_extension.status, 200);
-    assert!(from_extension
-        .headers
-        .get("access-control-allow-origin")
-        .is_none());
+    assert!(from_extension.headers.get("access-control-allow-origin").is_none());
     let preflight = call_with(
         Method::OPTIONS,
         &service.url("/v1/health"),
         None,
         None,
-        &[
-            ("origin", "http://127.0.0.1:3000"),
-            ("access-control-request-method", "GET"),
-        ],
+        &[("origin", "http://127.0.0.1:3000"), ("access-control-request-method", "GET")],
     )
     .await;
-    assert!(preflight
-        .headers
-        .get("access-control-allow-origin")
-        .is_none());
+    assert!(preflight.headers.get("access-control-allow-origin").is_none());
 }
 
 #[tokio::test]
 async fn paired_tokens_have_extension_scope_and_die_when_revoked() {
     let service = start();
-    let code = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let code =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
     assert_eq!(code.status, 200, "{}", code.text);
     let code_text = code.body["code"].as_str().expect("code").to_string();
     assert_eq!(code_text.len(), 6);
     assert!(code_text.chars().all(|c| c.is_ascii_digit()));
-    let paired = call(
-        Method::POST,
-        &service.url("/v1/pair"),
-        None,
-        Some(&json!({ "code": code_text })),
-    )
-    .await;
+    let paired =
+        call(Method::POST, &service.url("/v1/pair"), None, Some(&json!({ "code": code_text })))
+            .await;
     assert_eq!(paired.status, 200, "{}", paired.text);
     let token = paired.body["token"].as_str().expect("token").to_string();
 
-    assert_eq!(
-        call(Method::GET, &service.url("/v1/health"), Some(&token), None)
-            .await
-            .status,
-        200
-    );
+    assert_eq!(call(Method::GET, &service.url("/v1/health"), Some(&token), None).await.status, 200);
     for (method, path) in [
         (Method::GET, "/v1/meetings"),
         (Method::GET, "/v1/search?q=x"),
@@ -253,26 +194,23 @@ async fn paired_tokens_have_extension_scope_and_die_when_revoked() {
     )
     .await;
     assert_eq!(prompt.status, 200, "{}", prompt.text);
-    call(
-        Method::GET,
-        &service.url("/ui/settings"),
-        Some(&token),
-        None,
-    )
-    .await
-    .expect_error(401, "unauthorized");
+    call(Method::GET, &service.url("/ui/settings"), Some(&token), None)
+        .await
+        .expect_error(401, "unauthorized");
 
-    let list = call(
-        Method::GET,
-        &service.url("/ui/pairings"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
-    let id = list.body["pairings"][0]["id"]
-        .as_str()
-        .expect("pairing id")
-        .to_string();
+    // The first use is recorded in the background; give it a moment.
+    let pairings_url = service.url("/ui/pairings");
+    let mut list = call(Method::GET, &pairings_url, Some(&service.ui_token), None).await;
+    for _ in 0..50 {
+        if list.body["pairings"][0]["last_used_at"].as_i64().is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        list = call(Method::GET, &pairings_url, Some(&service.ui_token), None).await;
+    }
+    let last_used = list.body["pairings"][0]["last_used_at"].as_i64();
+    assert!(last_used.is_some(), "use is recorded: {}", list.text);
+    let id = list.body["pairings"][0]["id"].as_str().expect("pairing id").to_string();
     let revoked = call(
         Method::DELETE,
         &service.url(&format!("/ui/pairings/{id}")),
@@ -297,13 +235,8 @@ async fn paired_tokens_have_extension_scope_and_die_when_revoked() {
 #[tokio::test]
 async fn paired_tokens_survive_a_restart_but_not_a_revocation_before_it() {
     let mut service = start();
-    let code = call(
-        Method::POST,
-        &service.url("/ui/pairing-code"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let code =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
     let paired = call(
         Method::POST,
         &service.url("/v1/pair"),
@@ -313,12 +246,7 @@ async fn paired_tokens_survive_a_restart_but_not_a_revocation_before_it() {
     .await;
     let token = paired.body["token"].as_str().expect("token").to_string();
     service.restart();
-    assert_eq!(
-        call(Method::GET, &service.url("/v1/health"), Some(&token), None)
-            .await
-            .status,
-        200
-    );
+    assert_eq!(call(Method::GET, &service.url("/v1/health"), Some(&token), None).await.status, 200);
     let needle = token.as_bytes();
     for file in ["recorder.db", "recorder.db-wal"] {
         let bytes = std::fs::read(service.data_dir().join(file)).unwrap_or_default();

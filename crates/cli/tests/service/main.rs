@@ -37,18 +37,11 @@ impl Answer {
         assert_eq!(self.status, status, "body: {}", self.text);
         assert_eq!(self.body["error"]["code"], code, "body: {}", self.text);
         assert!(
-            self.body["error"]["message"]
-                .as_str()
-                .is_some_and(|m| !m.is_empty()),
+            self.body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()),
             "{}",
             self.text
         );
-        assert_eq!(
-            self.body.as_object().map(|o| o.len()),
-            Some(1),
-            "only `error`: {}",
-            self.text
-        );
+        assert_eq!(self.body.as_object().map(|o| o.len()), Some(1), "only `error`: {}", self.text);
     }
 }
 
@@ -78,60 +71,35 @@ pub async fn call_with(
     let headers = response.headers().clone();
     let text = response.text().await.expect("body");
     let body = serde_json::from_str(&text).unwrap_or(Value::String(text.clone()));
-    Answer {
-        status,
-        headers,
-        body,
-        text,
-    }
+    Answer { status, headers, body, text }
 }
 
 pub async fn get(service: &TestService, path: &str) -> Answer {
-    call(
-        Method::GET,
-        &service.url(path),
-        Some(&service.api_token),
-        None,
-    )
-    .await
+    call(Method::GET, &service.url(path), Some(&service.api_token), None).await
 }
 
 /// Installs a development licence through the person's channel (Pro plan).
 pub async fn make_pro(service: &TestService) {
     let body = serde_json::json!({ "license": recorder_test_support::dev_license(None) });
-    let answer = call(
-        Method::POST,
-        &service.url("/ui/license"),
-        Some(&service.ui_token),
-        Some(&body),
-    )
-    .await;
+    let answer =
+        call(Method::POST, &service.url("/ui/license"), Some(&service.ui_token), Some(&body)).await;
     assert_eq!(answer.status, 200, "{}", answer.text);
 }
 
 /// Changes settings through the person's channel.
 pub async fn set_settings(service: &TestService, patch: Value) -> Answer {
-    call(
-        Method::PATCH,
-        &service.url("/ui/settings"),
-        Some(&service.ui_token),
-        Some(&patch),
-    )
-    .await
+    call(Method::PATCH, &service.url("/ui/settings"), Some(&service.ui_token), Some(&patch)).await
 }
 
 /// Sends raw bytes and returns the raw answer (for requests clients would fix).
 pub async fn raw(service: &TestService, request: &str) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", service.port))
-        .await
-        .expect("connect");
+    let mut stream =
+        tokio::net::TcpStream::connect(("127.0.0.1", service.port)).await.expect("connect");
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut answer = Vec::new();
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_secs(5),
-        stream.read_to_end(&mut answer),
-    )
-    .await;
+    let _ =
+        tokio::time::timeout(std::time::Duration::from_secs(5), stream.read_to_end(&mut answer))
+            .await;
     String::from_utf8_lossy(&answer).to_string()
 }

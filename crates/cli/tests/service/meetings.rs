@@ -14,11 +14,7 @@ fn seeded(count: usize) -> (TestService, Vec<String>) {
                 let mut meeting = SeedMeeting::ready(
                     &format!("Meeting {index:03}"),
                     1_700_000_000_000 + index as i64 * 60_000,
-                    &[
-                        "Hello everyone.",
-                        "Hi, I will send the budget by Friday.",
-                        "Thanks!",
-                    ],
+                    &["Hello everyone.", "Hi, I will send the budget by Friday.", "Thanks!"],
                 );
                 meeting.notes = vec![("summary".into(), format!("Summary of meeting {index}"))];
                 meeting.action_items = vec![("Send the budget".into(), "Them".into())];
@@ -65,16 +61,7 @@ async fn list_pages_are_bounded_and_newest_first() {
         .iter()
         .filter_map(|m| m["title"].as_str())
         .collect();
-    assert_eq!(
-        titles,
-        [
-            "Meeting 014",
-            "Meeting 013",
-            "Meeting 012",
-            "Meeting 011",
-            "Meeting 010"
-        ]
-    );
+    assert_eq!(titles, ["Meeting 014", "Meeting 013", "Meeting 012", "Meeting 011", "Meeting 010"]);
     let searched = get(&service, "/v1/meetings?q=%22meeting%20007%22").await;
     assert_eq!(searched.body["total"], 1, "{}", searched.text);
 }
@@ -92,16 +79,9 @@ async fn a_meeting_carries_notes_items_and_markers() {
     assert_eq!(body["action_items"][0]["text"], "Send the budget");
     assert_eq!(body["action_items"][0]["done"], false);
     assert_eq!(body["markers"], json!([]));
-    for field in [
-        "id",
-        "source_app",
-        "started_at",
-        "ended_at",
-        "duration_ms",
-        "language",
-        "tags",
-        "starred",
-    ] {
+    for field in
+        ["id", "source_app", "started_at", "ended_at", "duration_ms", "language", "tags", "starred"]
+    {
         assert!(body.get(field).is_some(), "{field}");
     }
 }
@@ -126,15 +106,10 @@ async fn patch_validates_strictly_and_returns_the_meeting() {
         json!({"attendees": [{"name": "x".repeat(201)}]}),
         json!({"attendees": [{"name": "A", "email": "a@b"}]}),
     ] {
-        patch(bad.clone())
-            .await
-            .expect_error(400, "invalid_request");
+        patch(bad.clone()).await.expect_error(400, "invalid_request");
     }
     let before = get(&service, &format!("/v1/meetings/{}", ids[0])).await;
-    assert_eq!(
-        before.body["title"], "Meeting 000",
-        "refused patches change nothing"
-    );
+    assert_eq!(before.body["title"], "Meeting 000", "refused patches change nothing");
 
     let good = patch(json!({
         "title": "  Budget review  ",
@@ -147,14 +122,8 @@ async fn patch_validates_strictly_and_returns_the_meeting() {
     assert_eq!(good.body["title"], "Budget review");
     assert_eq!(good.body["tags"], json!(["finance", "q3"]));
     assert_eq!(good.body["starred"], true);
-    assert_eq!(
-        good.body["attendees"],
-        json!([{"name": "Grace"}, {"name": "Linus"}])
-    );
-    assert!(
-        good.body["notes"].is_array(),
-        "the whole meeting comes back"
-    );
+    assert_eq!(good.body["attendees"], json!([{"name": "Grace"}, {"name": "Linus"}]));
+    assert!(good.body["notes"].is_array(), "the whole meeting comes back");
     let exact = patch(json!({"title": "x".repeat(500), "tags": (0..50).map(|i| format!("t{i}")).collect::<Vec<_>>()})).await;
     assert_eq!(exact.status, 200, "bounds are inclusive: {}", exact.text);
 }
@@ -169,9 +138,7 @@ async fn delete_removes_rows_index_entries_and_audio() {
     let deleted = call(Method::DELETE, &url, Some(&service.api_token), None).await;
     assert_eq!(deleted.status, 204);
     assert!(!audio.exists(), "audio folder removed");
-    get(&service, &format!("/v1/meetings/{}", ids[0]))
-        .await
-        .expect_error(404, "not_found");
+    get(&service, &format!("/v1/meetings/{}", ids[0])).await.expect_error(404, "not_found");
     let search = get(&service, "/v1/search?q=%22meeting%200%22").await;
     assert!(search.body["results"]
         .as_array()
@@ -179,9 +146,7 @@ async fn delete_removes_rows_index_entries_and_audio() {
     let list = get(&service, "/v1/meetings").await;
     assert_eq!(list.body["total"], 1);
     assert_eq!(list.body["meetings"][0]["id"], ids[1].as_str());
-    call(Method::DELETE, &url, Some(&service.api_token), None)
-        .await
-        .expect_error(404, "not_found");
+    call(Method::DELETE, &url, Some(&service.api_token), None).await.expect_error(404, "not_found");
 }
 
 #[tokio::test]
@@ -206,15 +171,10 @@ async fn transcripts_in_every_format() {
         let answer = get(&service, &path(&format!("?format={format}"))).await;
         assert_eq!(answer.status, 200);
         let header = answer.headers["content-type"].to_str().expect("header");
-        assert!(
-            header.starts_with(content_type) && header.contains("utf-8"),
-            "{format}: {header}"
-        );
+        assert!(header.starts_with(content_type) && header.contains("utf-8"), "{format}: {header}");
         assert_eq!(answer.text, expected, "{format}");
     }
-    get(&service, &path("?format=docx"))
-        .await
-        .expect_error(400, "invalid_request");
+    get(&service, &path("?format=docx")).await.expect_error(400, "invalid_request");
 }
 
 #[tokio::test]
@@ -230,41 +190,21 @@ async fn speaker_names_follow_the_user_name_setting() {
 async fn action_items_can_be_ticked() {
     let (service, ids) = seeded(1);
     let meeting = get(&service, &format!("/v1/meetings/{}", ids[0])).await;
-    let item = meeting.body["action_items"][0]["id"]
-        .as_str()
-        .expect("item")
-        .to_string();
+    let item = meeting.body["action_items"][0]["id"].as_str().expect("item").to_string();
     let url = service.url(&format!("/v1/meetings/{}/action_items/{item}", ids[0]));
-    let done = call(
-        Method::PATCH,
-        &url,
-        Some(&service.api_token),
-        Some(&json!({"done": true})),
-    )
-    .await;
+    let done =
+        call(Method::PATCH, &url, Some(&service.api_token), Some(&json!({"done": true}))).await;
     assert_eq!(done.status, 200, "{}", done.text);
     assert_eq!(
         done.body,
         json!({"id": item, "text": "Send the budget", "owner": "Them", "done": true})
     );
-    call(
-        Method::PATCH,
-        &url,
-        Some(&service.api_token),
-        Some(&json!({"done": "yes"})),
-    )
-    .await
-    .expect_error(400, "invalid_request");
-    let other = service.url(&format!(
-        "/v1/meetings/{}/action_items/0192f000-0000-7000-8000-000000000000",
-        ids[0]
-    ));
-    call(
-        Method::PATCH,
-        &other,
-        Some(&service.api_token),
-        Some(&json!({"done": true})),
-    )
-    .await
-    .expect_error(404, "not_found");
+    call(Method::PATCH, &url, Some(&service.api_token), Some(&json!({"done": "yes"})))
+        .await
+        .expect_error(400, "invalid_request");
+    let other = service
+        .url(&format!("/v1/meetings/{}/action_items/0192f000-0000-7000-8000-000000000000", ids[0]));
+    call(Method::PATCH, &other, Some(&service.api_token), Some(&json!({"done": true})))
+        .await
+        .expect_error(404, "not_found");
 }

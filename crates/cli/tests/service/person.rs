@@ -9,51 +9,26 @@ use crate::{call, call_with, get, set_settings, start};
 #[tokio::test]
 async fn login_links_give_a_strict_http_only_session_once() {
     let service = start();
-    let link = call(
-        Method::POST,
-        &service.url("/ui/login-links"),
-        Some(&service.ui_token),
-        None,
-    )
-    .await;
+    let link =
+        call(Method::POST, &service.url("/ui/login-links"), Some(&service.ui_token), None).await;
     assert_eq!(link.status, 200);
     let url = link.body["url"].as_str().expect("url").to_string();
-    assert!(
-        url.starts_with(&format!("http://127.0.0.1:{}/ui/login?code=", service.port)),
-        "{url}"
-    );
+    assert!(url.starts_with(&format!("http://127.0.0.1:{}/ui/login?code=", service.port)), "{url}");
     let first = http().get(&url).send().await.expect("login");
     assert_eq!(first.status(), 303);
     assert_eq!(first.headers()["location"], "/");
-    let cookie = first.headers()["set-cookie"]
-        .to_str()
-        .expect("cookie")
-        .to_string();
-    assert!(
-        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
-        "{cookie}"
-    );
+    let cookie = first.headers()["set-cookie"].to_str().expect("cookie").to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
     let session = cookie.split(';').next().expect("pair").to_string();
-    let settings = call_with(
-        Method::GET,
-        &service.url("/ui/settings"),
-        None,
-        None,
-        &[("cookie", &session)],
-    )
-    .await;
+    let settings =
+        call_with(Method::GET, &service.url("/ui/settings"), None, None, &[("cookie", &session)])
+            .await;
     assert_eq!(settings.status, 200, "{}", settings.text);
     let again = http().get(&url).send().await.expect("second use");
     assert_eq!(again.status(), 401, "single use");
-    call_with(
-        Method::GET,
-        &service.url("/v1/health"),
-        None,
-        None,
-        &[("cookie", &session)],
-    )
-    .await
-    .expect_error(401, "unauthorized");
+    call_with(Method::GET, &service.url("/v1/health"), None, None, &[("cookie", &session)])
+        .await
+        .expect_error(401, "unauthorized");
     let forged = call_with(
         Method::GET,
         &service.url("/ui/settings"),
@@ -85,11 +60,7 @@ async fn prompts_are_shown_deduplicated_and_answered_by_the_person() {
         Some(&body),
     )
     .await;
-    assert_eq!(
-        second.body["prompt_id"],
-        prompt_id.as_str(),
-        "same URL while pending: same prompt"
-    );
+    assert_eq!(second.body["prompt_id"], prompt_id.as_str(), "same URL while pending: same prompt");
     let other = call(
         Method::POST,
         &service.url("/v1/recording/prompt"),
@@ -108,30 +79,15 @@ async fn prompts_are_shown_deduplicated_and_answered_by_the_person() {
     .expect_error(400, "invalid_request");
 
     let answer_url = service.url(&format!("/ui/prompts/{prompt_id}/answer"));
-    call(
-        Method::POST,
-        &answer_url,
-        Some(&service.api_token),
-        Some(&json!({"answer": "decline"})),
-    )
-    .await
-    .expect_error(401, "unauthorized");
-    call(
-        Method::POST,
-        &answer_url,
-        Some(&service.ui_token),
-        Some(&json!({"answer": "maybe"})),
-    )
-    .await
-    .expect_error(400, "invalid_request");
-    call(
-        Method::POST,
-        &answer_url,
-        Some(&service.ui_token),
-        Some(&json!({"answer": "record"})),
-    )
-    .await
-    .expect_error(503, "recording_unavailable");
+    call(Method::POST, &answer_url, Some(&service.api_token), Some(&json!({"answer": "decline"})))
+        .await
+        .expect_error(401, "unauthorized");
+    call(Method::POST, &answer_url, Some(&service.ui_token), Some(&json!({"answer": "maybe"})))
+        .await
+        .expect_error(400, "invalid_request");
+    call(Method::POST, &answer_url, Some(&service.ui_token), Some(&json!({"answer": "record"})))
+        .await
+        .expect_error(503, "recording_unavailable");
     let declined = call(
         Method::POST,
         &answer_url,
@@ -139,23 +95,14 @@ async fn prompts_are_shown_deduplicated_and_answered_by_the_person() {
         Some(&json!({"answer": "decline"})),
     )
     .await;
-    assert_eq!(
-        declined.status, 200,
-        "the prompt was still pending: {}",
-        declined.text
-    );
+    assert_eq!(declined.status, 200, "the prompt was still pending: {}", declined.text);
     assert_eq!(
         declined.body,
         json!({"prompt_id": prompt_id, "accepted": false, "answer": "decline"})
     );
-    call(
-        Method::POST,
-        &answer_url,
-        Some(&service.ui_token),
-        Some(&json!({"answer": "decline"})),
-    )
-    .await
-    .expect_error(404, "not_found");
+    call(Method::POST, &answer_url, Some(&service.ui_token), Some(&json!({"answer": "decline"})))
+        .await
+        .expect_error(404, "not_found");
     call(
         Method::POST,
         &service.url("/ui/prompts/nope/answer"),
@@ -184,10 +131,7 @@ async fn settings_merge_keep_unknown_keys_and_validate() {
     .await;
     assert_eq!(changed.status, 200, "{}", changed.text);
     assert_eq!(changed.body["general"]["user_name"], "Ada");
-    assert_eq!(
-        changed.body["general"]["api_port"], 47321,
-        "merged, not replaced"
-    );
+    assert_eq!(changed.body["general"]["api_port"], 47321, "merged, not replaced");
     let on_disk: Value =
         serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
     assert_eq!(on_disk["plugins"]["kept"], true);
@@ -202,18 +146,11 @@ async fn settings_merge_keep_unknown_keys_and_validate() {
         json!({"ai": {"provider": "skynet"}}),
         json!([1]),
     ] {
-        set_settings(&service, bad.clone())
-            .await
-            .expect_error(400, "invalid_request");
+        set_settings(&service, bad.clone()).await.expect_error(400, "invalid_request");
     }
-    call(
-        Method::PATCH,
-        &service.url("/v1/settings"),
-        Some(&service.api_token),
-        Some(&json!({})),
-    )
-    .await
-    .expect_error(405, "method_not_allowed");
+    call(Method::PATCH, &service.url("/v1/settings"), Some(&service.api_token), Some(&json!({})))
+        .await
+        .expect_error(405, "method_not_allowed");
 }
 
 #[tokio::test]
@@ -234,12 +171,8 @@ async fn licences_are_verified_installed_and_kept() {
     let mut forged = dev_license(None);
     forged["payload"] = json!("eyJsaWNlbnNlZSI6IkV2ZSIsInBsYW4iOiJwcm8iLCJpc3N1ZWRfYXQiOjF9");
     install(forged).await.expect_error(400, "invalid_request");
-    install(dev_license(Some(1_000)))
-        .await
-        .expect_error(400, "invalid_request");
-    install(json!({"payload": "!!", "signature": "??"}))
-        .await
-        .expect_error(400, "invalid_request");
+    install(dev_license(Some(1_000))).await.expect_error(400, "invalid_request");
+    install(json!({"payload": "!!", "signature": "??"})).await.expect_error(400, "invalid_request");
     let answer = call(
         Method::POST,
         &service.url("/v1/recording/start"),

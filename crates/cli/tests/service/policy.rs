@@ -26,23 +26,13 @@ async fn all_keys_in_display_order_with_invalid_values_reported() {
         "DisableAutoExport": null,
         "Unknown": 1
     });
-    let service = TestService::start(
-        BIN,
-        Options {
-            policy: Some(policy),
-            ..Options::default()
-        },
-    );
+    let service = TestService::start(BIN, Options { policy: Some(policy), ..Options::default() });
     let report = get(&service, "/v1/policy").await;
     assert_eq!(report.status, 200);
     let body = report.body;
     assert_eq!(body["managed_by"], "Acme");
-    let keys: Vec<&str> = body["keys"]
-        .as_array()
-        .expect("keys")
-        .iter()
-        .filter_map(|k| k["key"].as_str())
-        .collect();
+    let keys: Vec<&str> =
+        body["keys"].as_array().expect("keys").iter().filter_map(|k| k["key"].as_str()).collect();
     assert_eq!(
         keys,
         [
@@ -57,12 +47,8 @@ async fn all_keys_in_display_order_with_invalid_values_reported() {
             "AllowedExportFolder"
         ]
     );
-    let orders: Vec<i64> = body["keys"]
-        .as_array()
-        .expect("keys")
-        .iter()
-        .filter_map(|k| k["order"].as_i64())
-        .collect();
+    let orders: Vec<i64> =
+        body["keys"].as_array().expect("keys").iter().filter_map(|k| k["order"].as_i64()).collect();
     assert_eq!(orders, [5, 10, 15, 20, 25, 30, 35, 40, 45]);
     assert_eq!(value_of(&body, "ForceLocalModel"), json!(true));
     assert_eq!(value_of(&body, "MaxRetentionDays"), Value::Null);
@@ -76,12 +62,7 @@ async fn all_keys_in_display_order_with_invalid_values_reported() {
         .collect();
     assert_eq!(
         invalid,
-        [
-            "AllowedExportFolder",
-            "DisableAudioExport",
-            "MaxRetentionDays",
-            "Unknown"
-        ]
+        ["AllowedExportFolder", "DisableAudioExport", "MaxRetentionDays", "Unknown"]
     );
 }
 
@@ -99,19 +80,9 @@ async fn managed_settings_are_marked_and_refused() {
     let settings = get(&service, "/v1/settings").await.body;
     let managed =
         |value: Value| json!({"value": value, "managed": true, "managed_by": "your organisation"});
-    assert_eq!(
-        settings["general"]["allow_remote_start"],
-        managed(json!(false))
-    );
-    assert_eq!(
-        settings["recording"]["auto_record_apps"],
-        managed(json!([]))
-    );
-    assert_eq!(
-        settings["retention"]["keep_audio_days"],
-        json!(7),
-        "shorter choices are kept"
-    );
+    assert_eq!(settings["general"]["allow_remote_start"], managed(json!(false)));
+    assert_eq!(settings["recording"]["auto_record_apps"], managed(json!([])));
+    assert_eq!(settings["retention"]["keep_audio_days"], json!(7), "shorter choices are kept");
     assert_eq!(
         settings["retention"]["delete_meetings_after_days"],
         managed(json!(30)),
@@ -130,17 +101,10 @@ async fn managed_settings_are_marked_and_refused() {
         .await
         .expect_error(403, "policy_denied");
     assert_eq!(
-        set_settings(&service, json!({"retention": {"keep_audio_days": 3}}))
-            .await
-            .status,
+        set_settings(&service, json!({"retention": {"keep_audio_days": 3}})).await.status,
         200
     );
-    assert_eq!(
-        set_settings(&service, json!({"general": {"user_name": "Ada"}}))
-            .await
-            .status,
-        200
-    );
+    assert_eq!(set_settings(&service, json!({"general": {"user_name": "Ada"}})).await.status, 200);
 }
 
 #[tokio::test]
@@ -151,10 +115,7 @@ async fn policy_refresh_picks_up_a_changed_file() {
         ..Options::default()
     };
     let service = TestService::start(BIN, options);
-    assert_eq!(
-        get(&service, "/v1/policy").await.body["managed_by"],
-        "Before"
-    );
+    assert_eq!(get(&service, "/v1/policy").await.body["managed_by"], "Before");
     service.write_policy(&json!({"OrganizationName": "After", "DisableAgentRecording": true}));
     let started = Instant::now();
     loop {
@@ -163,10 +124,7 @@ async fn policy_refresh_picks_up_a_changed_file() {
             assert_eq!(value_of(&report, "DisableAgentRecording"), json!(true));
             break;
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "policy was not refreshed: {report}"
-        );
+        assert!(started.elapsed() < Duration::from_secs(15), "policy was not refreshed: {report}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     std::fs::write(service.policy_path(), "{ half written").expect("write");
@@ -179,10 +137,7 @@ async fn policy_refresh_picks_up_a_changed_file() {
     std::fs::remove_file(service.policy_path()).expect("remove");
     let started = Instant::now();
     while get(&service, "/v1/policy").await.body["managed_by"] != "your organisation" {
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "a removed file clears the policy"
-        );
+        assert!(started.elapsed() < Duration::from_secs(15), "a removed file clears the policy");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }

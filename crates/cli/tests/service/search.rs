@@ -18,10 +18,7 @@ fn seeded() -> (TestService, Vec<String>) {
                 "party time 🎉 with emoji",
             ],
         );
-        first.notes = vec![(
-            "summary".into(),
-            "We agreed the roadmap needs a zeppelin.".into(),
-        )];
+        first.notes = vec![("summary".into(), "We agreed the roadmap needs a zeppelin.".into())];
         let second = SeedMeeting::ready("Later", 2_000, &["roadmap again, reviewed later"]);
         ids = seed(data, &[first, second]);
     });
@@ -35,22 +32,10 @@ async fn results_carry_sources_and_marked_escaped_snippets() {
     assert_eq!(answer.status, 200);
     let results = answer.body["results"].as_array().expect("results");
     assert_eq!(results.len(), 3, "{}", answer.text);
-    assert_eq!(
-        results[0]["meeting_id"],
-        ids[1].as_str(),
-        "newest meeting first"
-    );
-    let note = results
-        .iter()
-        .find(|r| r["source"] == "note")
-        .expect("a note hit");
+    assert_eq!(results[0]["meeting_id"], ids[1].as_str(), "newest meeting first");
+    let note = results.iter().find(|r| r["source"] == "note").expect("a note hit");
     assert!(note["note_id"].is_string() && note.get("start_ms").is_none());
-    assert!(
-        note["snippet"]
-            .as_str()
-            .is_some_and(|s| s.contains("<mark>roadmap</mark>")),
-        "{note}"
-    );
+    assert!(note["snippet"].as_str().is_some_and(|s| s.contains("<mark>roadmap</mark>")), "{note}");
     let transcript = results
         .iter()
         .find(|r| r["source"] == "transcript" && r["meeting_id"] == ids[0].as_str())
@@ -62,9 +47,7 @@ async fn results_carry_sources_and_marked_escaped_snippets() {
     assert_eq!(transcript["started_at"], 1_000);
 
     let script = get(&service, "/v1/search?q=script").await;
-    let snippet = script.body["results"][0]["snippet"]
-        .as_str()
-        .expect("snippet");
+    let snippet = script.body["results"][0]["snippet"].as_str().expect("snippet");
     assert_eq!(
         snippet,
         "Beware of &lt;<mark>script</mark>&gt;alert(1)&lt;/<mark>script</mark>&gt; &amp; friends"
@@ -73,11 +56,7 @@ async fn results_carry_sources_and_marked_escaped_snippets() {
     let phrase = get(&service, "/v1/search?q=%22quarterly%20roadmap%20review%22").await;
     assert_eq!(phrase.body["results"].as_array().map(Vec::len), Some(1));
     let and = get(&service, "/v1/search?q=roadmap%20friday").await;
-    assert_eq!(
-        and.body["results"].as_array().map(Vec::len),
-        Some(1),
-        "words are ANDed"
-    );
+    assert_eq!(and.body["results"].as_array().map(Vec::len), Some(1), "words are ANDed");
     let prefix = get(&service, "/v1/search?q=zepp*").await;
     assert_eq!(prefix.body["results"].as_array().map(Vec::len), Some(1));
     let limited = get(&service, "/v1/search?q=roadmap&limit=1").await;
@@ -126,11 +105,7 @@ async fn hostile_queries_never_fail() {
     for q in hostile {
         let url = format!("/v1/search?q={}", url_encode(q));
         let answer = get(&service, &url).await;
-        assert!(
-            answer.status == 200 || answer.status == 400,
-            "{q:?}: {}",
-            answer.text
-        );
+        assert!(answer.status == 200 || answer.status == 400, "{q:?}: {}", answer.text);
         if answer.status == 200 {
             assert!(answer.body["results"].is_array(), "{q:?}");
         } else {
@@ -142,11 +117,7 @@ async fn hostile_queries_never_fail() {
     let rtl = get(&service, &format!("/v1/search?q={}", url_encode("שלום"))).await;
     assert_eq!(rtl.body["results"].as_array().map(Vec::len), Some(1));
     let near = get(&service, &format!("/v1/search?q={}", url_encode("NEAR("))).await;
-    assert_eq!(
-        near.body["results"].as_array().map(Vec::len),
-        Some(1),
-        "NEAR( is a word here"
-    );
+    assert_eq!(near.body["results"].as_array().map(Vec::len), Some(1), "NEAR( is a word here");
 }
 
 fn url_encode(text: &str) -> String {

@@ -124,9 +124,7 @@ fn check_scope(principal: &Principal, method: &Method, path: &str) -> Result<(),
     if !matches!(principal, Principal::Paired { .. }) {
         return Ok(());
     }
-    let allowed = EXTENSION_SCOPE
-        .iter()
-        .any(|(m, p)| m == method && *p == path);
+    let allowed = EXTENSION_SCOPE.iter().any(|(m, p)| m == method && *p == path);
     if allowed {
         Ok(())
     } else {

@@ -68,11 +68,8 @@ pub async fn enforce(
     request: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
-    let principal = request
-        .extensions()
-        .get::<Principal>()
-        .cloned()
-        .unwrap_or(Principal::Anonymous);
+    let principal =
+        request.extensions().get::<Principal>().cloned().unwrap_or(Principal::Anonymous);
     check(&state, requirement, &principal)?;
     Ok(next.run(request).await)
 }
@@ -101,10 +98,7 @@ pub fn check(
         ));
     }
     if applies(requirement.pro, principal) && state.plan() != Plan::Pro {
-        return Err(ApiError::new(
-            ErrorCode::ProRequired,
-            "this operation needs the Pro plan",
-        ));
+        return Err(ApiError::new(ErrorCode::ProRequired, "this operation needs the Pro plan"));
     }
     if requirement.remote_start && !state.effective_settings().general.allow_remote_start {
         return Err(ApiError::new(

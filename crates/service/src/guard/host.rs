@@ -85,14 +85,9 @@ mod tests {
 
     #[test]
     fn loopback_hosts() {
-        for good in [
-            "127.0.0.1",
-            "127.0.0.1:47321",
-            "localhost",
-            "LOCALHOST:1",
-            "[::1]",
-            "[::1]:8080",
-        ] {
+        for good in
+            ["127.0.0.1", "127.0.0.1:47321", "localhost", "LOCALHOST:1", "[::1]", "[::1]:8080"]
+        {
             assert!(is_loopback_host(good), "{good}");
         }
         for bad in [

@@ -33,11 +33,7 @@ pub async fn events(
         .and_then(|value| value.to_str().ok())
         .and_then(|text| text.trim().parse::<u64>().ok());
     let subscription = state.events.subscribe(last_id);
-    let newest_replayed = subscription
-        .replay
-        .last()
-        .map(|event| event.id)
-        .unwrap_or(0);
+    let newest_replayed = subscription.replay.last().map(|event| event.id).unwrap_or(0);
     let retry = stream::once(async { Event::default().retry(Duration::from_millis(2000)) });
     let replay = stream::iter(subscription.replay).map(to_sse);
     // A subscriber that falls more than the channel's capacity behind is closed; it
@@ -47,11 +43,7 @@ pub async fn events(
             std::future::ready(!matches!(item, Err(BroadcastStreamRecvError::Lagged(_))))
         })
         .filter_map(move |item| {
-            std::future::ready(
-                item.ok()
-                    .filter(|event| event.id > newest_replayed)
-                    .map(to_sse),
-            )
+            std::future::ready(item.ok().filter(|event| event.id > newest_replayed).map(to_sse))
         });
     let shutdown = state.shutdown.clone();
     let stream = retry
@@ -59,16 +51,10 @@ pub async fn events(
         .chain(live)
         .map(Ok)
         .take_until(async move { shutdown.cancelled().await });
-    Sse::new(stream).keep_alive(
-        KeepAlive::new()
-            .interval(Duration::from_secs(15))
-            .text("keep-alive"),
-    )
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)).text("keep-alive"))
 }
 
 fn to_sse(event: Arc<StoredEvent>) -> Event {
-    Event::default()
-        .id(event.id.to_string())
-        .event(event.kind.clone())
-        .data(event.json.clone())
+    Event::default().id(event.id.to_string()).event(event.kind.clone()).data(event.json.clone())
 }

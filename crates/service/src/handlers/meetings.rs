@@ -39,11 +39,7 @@ pub async fn list_meetings(
     query: QueryMap,
 ) -> ApiResult<Json<MeetingList>> {
     let list_query = ListQuery {
-        q: query
-            .text("q")
-            .map(str::trim)
-            .filter(|q| !q.is_empty())
-            .map(str::to_string),
+        q: query.text("q").map(str::trim).filter(|q| !q.is_empty()).map(str::to_string),
         limit: page_limit(query.integer("limit")?, DEFAULT_LIMIT, MAX_LIMIT)?,
         offset: offset(query.integer("offset")?)?,
         from: query.integer("from")?,
@@ -52,9 +48,7 @@ pub async fn list_meetings(
     let (limit, offset) = (list_query.limit, list_query.offset);
     let page = state
         .db(move |store| {
-            store
-                .list_meetings(&list_query)
-                .map_err(|e| ApiError::from_store("meetings", e))
+            store.list_meetings(&list_query).map_err(|e| ApiError::from_store("meetings", e))
         })
         .await?;
     Ok(Json(MeetingList {
@@ -69,18 +63,18 @@ pub async fn list_meetings(
 pub fn page_limit(value: Option<i64>, default: i64, max: i64) -> ApiResult<i64> {
     match value {
         None => Ok(default),
-        Some(limit) if limit < 1 => Err(ApiError::invalid(
-            "query parameter `limit` must be at least 1",
-        )),
+        Some(limit) if limit < 1 => {
+            Err(ApiError::invalid("query parameter `limit` must be at least 1"))
+        }
         Some(limit) => Ok(limit.min(max)),
     }
 }
 
 fn offset(value: Option<i64>) -> ApiResult<i64> {
     match value {
-        Some(offset) if offset < 0 => Err(ApiError::invalid(
-            "query parameter `offset` must be 0 or more",
-        )),
+        Some(offset) if offset < 0 => {
+            Err(ApiError::invalid("query parameter `offset` must be 0 or more"))
+        }
         other => Ok(other.unwrap_or(0)),
     }
 }
@@ -105,12 +99,8 @@ pub async fn get_meeting(
 pub async fn full_meeting(state: &AppState, id: String) -> ApiResult<Meeting> {
     state
         .db(move |store| {
-            let record = store
-                .meeting(&id)
-                .map_err(|e| ApiError::from_store("meeting", e))?;
-            let parts = store
-                .meeting_parts(&id)
-                .map_err(|e| ApiError::from_store("meeting", e))?;
+            let record = store.meeting(&id).map_err(|e| ApiError::from_store("meeting", e))?;
+            let parts = store.meeting_parts(&id).map_err(|e| ApiError::from_store("meeting", e))?;
             Ok(convert::meeting_with_parts(record, parts))
         })
         .await
@@ -147,25 +137,18 @@ pub async fn patch_meeting(
                 .map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
-    state
-        .events
-        .emit("meeting.updated", json!({ "meeting_id": id }));
+    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
     Ok(Json(full_meeting(&state, id).await?))
 }
 
 fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
-    let title = patch
-        .title
-        .map(|title| bounded("title", title.trim(), 500))
-        .transpose()?;
+    let title = patch.title.map(|title| bounded("title", title.trim(), 500)).transpose()?;
     let tags = patch.tags.map(validate_tags).transpose()?;
     let attendees = patch
         .attendees
         .map(|people| {
             if people.len() > 200 {
-                return Err(ApiError::invalid(
-                    "field `attendees` holds more than 200 people",
-                ));
+                return Err(ApiError::invalid("field `attendees` holds more than 200 people"));
             }
             people
                 .into_iter()
@@ -173,12 +156,7 @@ fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
                 .collect()
         })
         .transpose()?;
-    Ok(MeetingChanges {
-        title,
-        tags,
-        starred: patch.starred,
-        attendees,
-    })
+    Ok(MeetingChanges { title, tags, starred: patch.starred, attendees })
 }
 
 fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
@@ -199,9 +177,7 @@ fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
 fn bounded(field: &str, text: &str, max: usize) -> ApiResult<String> {
     let length = text.chars().count();
     if length == 0 || length > max {
-        return Err(ApiError::invalid(format!(
-            "field `{field}` must have 1 to {max} characters"
-        )));
+        return Err(ApiError::invalid(format!("field `{field}` must have 1 to {max} characters")));
     }
     Ok(text.to_string())
 }
@@ -224,9 +200,8 @@ pub async fn delete_meeting(
     let meeting_id = id.clone();
     state
         .db(move |store| {
-            let meeting = store
-                .meeting(&meeting_id)
-                .map_err(|e| ApiError::from_store("meeting", e))?;
+            let meeting =
+                store.meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
             if meeting.status.is_busy() {
                 return Err(ApiError::new(
                     ErrorCode::MeetingBusy,
@@ -236,15 +211,11 @@ pub async fn delete_meeting(
                     ),
                 ));
             }
-            store
-                .delete_meeting(&meeting_id)
-                .map_err(|e| ApiError::from_store("meeting", e))
+            store.delete_meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
     remove_audio(&state, &id).await;
-    state
-        .events
-        .emit("meeting.deleted", json!({ "meeting_id": id }));
+    state.events.emit("meeting.deleted", json!({ "meeting_id": id }));
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -287,16 +258,12 @@ pub async fn patch_action_item(
     let meeting_id = id.clone();
     let item = state
         .db(move |store| {
-            store
-                .meeting(&meeting_id)
-                .map_err(|e| ApiError::from_store("meeting", e))?;
+            store.meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
             store
                 .set_action_item_done(&meeting_id, &item_id, patch.done)
                 .map_err(|e| ApiError::from_store("action item", e))
         })
         .await?;
-    state
-        .events
-        .emit("meeting.updated", json!({ "meeting_id": id }));
+    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
     Ok(Json(convert::action_item(item)))
 }

@@ -54,12 +54,7 @@ pub async fn pair(
                 .map_err(|e| ApiError::internal("saving the pairing", e))
         })
         .await?;
-    state
-        .tokens
-        .paired
-        .write()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(hash, id);
+    state.tokens.paired.write().unwrap_or_else(|p| p.into_inner()).insert(hash, id);
     state.events.emit("pair.completed", json!({}));
     Ok(Json(PairReply { token }))
 }

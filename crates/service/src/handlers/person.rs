@@ -25,9 +25,7 @@ use crate::state::AppState;
 /// `POST /ui/login-links` → a one-time login URL, valid 60 s.
 pub async fn login_link(State(state): State<AppState>) -> Json<LoginLink> {
     let code = state.sessions.new_link(now_ms());
-    Json(LoginLink {
-        url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port),
-    })
+    Json(LoginLink { url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port) })
 }
 
 /// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`.
@@ -37,11 +35,7 @@ pub async fn login(State(state): State<AppState>, query: QueryMap) -> ApiResult<
         ApiError::unauthorized("this login link is wrong, expired or already used")
     })?;
     let cookie = format!("{COOKIE_NAME}={session}; HttpOnly; SameSite=Strict; Path=/");
-    Ok((
-        StatusCode::SEE_OTHER,
-        [(LOCATION, "/".to_string()), (SET_COOKIE, cookie)],
-    )
-        .into_response())
+    Ok((StatusCode::SEE_OTHER, [(LOCATION, "/".to_string()), (SET_COOKIE, cookie)]).into_response())
 }
 
 /// `POST /ui/prompts/:prompt_id/answer` `{ answer: record | decline | always }`.
@@ -52,17 +46,11 @@ pub async fn answer_prompt(
 ) -> ApiResult<Json<PromptAnswer>> {
     let answer = request.answer.as_str();
     if !matches!(answer, "record" | "decline" | "always") {
-        return Err(ApiError::invalid(
-            "field `answer` must be record, decline or always",
-        ));
+        return Err(ApiError::invalid("field `answer` must be record, decline or always"));
     }
     let id = prompt_id.clone();
     let prompt = state
-        .db(move |store| {
-            store
-                .prompt(&id)
-                .map_err(|e| ApiError::from_store("prompt", e))
-        })
+        .db(move |store| store.prompt(&id).map_err(|e| ApiError::from_store("prompt", e)))
         .await?;
     if prompt.state != PromptState::Pending || prompt.expires_at <= now_ms() {
         return Err(ApiError::not_found("pending prompt"));
@@ -83,12 +71,8 @@ pub async fn answer_prompt(
     if !answered {
         return Err(ApiError::not_found("pending prompt"));
     }
-    let reply = PromptAnswer {
-        prompt_id,
-        accepted: false,
-        answer: "decline".into(),
-        meeting_id: None,
-    };
+    let reply =
+        PromptAnswer { prompt_id, accepted: false, answer: "decline".into(), meeting_id: None };
     state.events.emit(
         "prompt.answered",
         json!({ "prompt_id": reply.prompt_id, "accepted": false, "answer": "decline" }),
@@ -127,20 +111,11 @@ pub async fn pairing_code(State(state): State<AppState>) -> Json<PairingCode> {
 
 /// `GET /ui/pairings` → paired clients.
 pub async fn list_pairings(State(state): State<AppState>) -> ApiResult<Json<Pairings>> {
-    let records = state
-        .db(|store| {
-            store
-                .pairings()
-                .map_err(|e| ApiError::from_store("pairings", e))
-        })
-        .await?;
+    let records =
+        state.db(|store| store.pairings().map_err(|e| ApiError::from_store("pairings", e))).await?;
     let pairings = records
         .into_iter()
-        .map(|p| Pairing {
-            id: p.id,
-            created_at: p.created_at,
-            last_used_at: p.last_used_at,
-        })
+        .map(|p| Pairing { id: p.id, created_at: p.created_at, last_used_at: p.last_used_at })
         .collect();
     Ok(Json(Pairings { pairings }))
 }
@@ -209,9 +184,5 @@ pub async fn home(State(state): State<AppState>) -> Response {
          Run <code>recorder open</code> to sign in from your browser.</p></body></html>",
         state.version
     );
-    (
-        [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        page,
-    )
-        .into_response()
+    ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }

@@ -57,10 +57,7 @@ pub async fn prompt(
 ) -> ApiResult<Json<PromptReply>> {
     let record = prompt_record(request)?;
     let auto = state.effective_settings().recording.auto_record_apps;
-    if auto
-        .iter()
-        .any(|app| app.eq_ignore_ascii_case(&record.source_app))
-    {
+    if auto.iter().any(|app| app.eq_ignore_ascii_case(&record.source_app)) {
         // 'Record without asking for' this app: it would start at once.
         return Err(recording_unavailable());
     }
@@ -75,37 +72,22 @@ pub async fn prompt(
         .await?;
     if stored.id == record.id {
         let shown = prompt_view(&stored);
-        state.events.emit(
-            "prompt.shown",
-            serde_json::to_value(shown).unwrap_or_default(),
-        );
+        state.events.emit("prompt.shown", serde_json::to_value(shown).unwrap_or_default());
     }
-    Ok(Json(PromptReply {
-        prompt_id: stored.id,
-    }))
+    Ok(Json(PromptReply { prompt_id: stored.id }))
 }
 
 fn prompt_record(request: PromptRequest) -> ApiResult<PromptRecord> {
     let now = now_ms();
     let attendees = request.attendees.unwrap_or_default();
     if attendees.len() > 200 {
-        return Err(ApiError::invalid(
-            "field `attendees` holds more than 200 people",
-        ));
+        return Err(ApiError::invalid("field `attendees` holds more than 200 people"));
     }
     Ok(PromptRecord {
         id: new_id(),
         source_app: text("source_app", &request.source_app, 100)?,
-        title: request
-            .title
-            .as_deref()
-            .map(|t| text("title", t, 500))
-            .transpose()?,
-        url: request
-            .url
-            .as_deref()
-            .map(|u| text("url", u, 2048))
-            .transpose()?,
+        title: request.title.as_deref().map(|t| text("title", t, 500)).transpose()?,
+        url: request.url.as_deref().map(|u| text("url", u, 2048)).transpose()?,
         attendees: attendees
             .into_iter()
             .map(|person| text("attendees.name", &person.name, 200))
@@ -124,11 +106,7 @@ pub fn prompt_view(record: &PromptRecord) -> Prompt {
         source_app: record.source_app.clone(),
         title: record.title.clone(),
         url: record.url.clone(),
-        attendees: record
-            .attendees
-            .iter()
-            .map(|name| Attendee { name: name.clone() })
-            .collect(),
+        attendees: record.attendees.iter().map(|name| Attendee { name: name.clone() }).collect(),
         created_at: record.created_at,
         expires_at: record.expires_at,
     }
@@ -139,9 +117,7 @@ pub fn text(field: &str, value: &str, max: usize) -> ApiResult<String> {
     let value = value.trim();
     let length = value.chars().count();
     if length == 0 || length > max {
-        return Err(ApiError::invalid(format!(
-            "field `{field}` must have 1 to {max} characters"
-        )));
+        return Err(ApiError::invalid(format!("field `{field}` must have 1 to {max} characters")));
     }
     Ok(value.to_string())
 }
@@ -249,20 +225,15 @@ fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> 
     }
     let path = PathBuf::from(text);
     if !path.is_absolute() {
-        return Err(ApiError::invalid(
-            "field `path` must be absolute or start with ~/",
-        ));
+        return Err(ApiError::invalid("field `path` must be absolute or start with ~/"));
     }
     Ok(path)
 }
 
 /// Extension, then existence and kind (after links), then size. Returns is-WAV.
 fn check_import_file(path: &FsPath) -> ApiResult<bool> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
+    let extension =
+        path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     if !AUDIO_EXTENSIONS.contains(&extension.as_str()) {
         return Err(ApiError::new(
             ErrorCode::UnsupportedAudioFormat,
@@ -308,22 +279,13 @@ pub async fn regenerate_notes(
         )
     })?;
     if kind == NoteKind::Custom
-        && request
-            .template_id
-            .as_deref()
-            .is_none_or(|t| t.trim().is_empty())
+        && request.template_id.as_deref().is_none_or(|t| t.trim().is_empty())
     {
-        return Err(ApiError::invalid(
-            "field `template_id` is required for custom notes",
-        ));
+        return Err(ApiError::invalid("field `template_id` is required for custom notes"));
     }
     let id = meeting_id(&id)?;
     let meeting = state
-        .db(move |store| {
-            store
-                .meeting(&id)
-                .map_err(|e| ApiError::from_store("meeting", e))
-        })
+        .db(move |store| store.meeting(&id).map_err(|e| ApiError::from_store("meeting", e)))
         .await?;
     if meeting.status.is_busy() {
         return Err(ApiError::new(

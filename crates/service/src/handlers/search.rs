@@ -35,15 +35,10 @@ pub async fn search(
     let user_name = state.effective_settings().general.user_name;
     let hits = state
         .db(move |store| {
-            store
-                .search(&q, limit)
-                .map_err(|e| ApiError::from_store("search index", e))
+            store.search(&q, limit).map_err(|e| ApiError::from_store("search index", e))
         })
         .await?;
     Ok(Json(SearchResults {
-        results: hits
-            .into_iter()
-            .map(|hit| convert::search_result(hit, &user_name))
-            .collect(),
+        results: hits.into_iter().map(|hit| convert::search_result(hit, &user_name)).collect(),
     }))
 }

@@ -22,10 +22,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
     Json(Health {
         ok: true,
         version: state.version.to_string(),
-        recording: RecordingState {
-            active: false,
-            meeting_id: None,
-        },
+        recording: RecordingState { active: false, meeting_id: None },
     })
 }
 
@@ -34,16 +31,9 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
     responses((status = 200, body = Ledger), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = [])))]
 pub async fn ledger(State(state): State<AppState>) -> ApiResult<Json<Ledger>> {
-    let entries = state
-        .db(|store| {
-            store
-                .ledger()
-                .map_err(|e| ApiError::from_store("ledger", e))
-        })
-        .await?;
-    Ok(Json(Ledger {
-        entries: entries.into_iter().map(convert::ledger_entry).collect(),
-    }))
+    let entries =
+        state.db(|store| store.ledger().map_err(|e| ApiError::from_store("ledger", e))).await?;
+    Ok(Json(Ledger { entries: entries.into_iter().map(convert::ledger_entry).collect() }))
 }
 
 /// Effective settings (read-only): managed values appear as
@@ -80,16 +70,10 @@ pub async fn policy(State(state): State<AppState>) -> Json<PolicyReport> {
     let invalid = policy
         .invalid
         .iter()
-        .map(|(key, reason)| PolicyInvalid {
-            key: key.clone(),
-            reason: reason.clone(),
-        })
+        .map(|(key, reason)| PolicyInvalid { key: key.clone(), reason: reason.clone() })
         .collect();
     Json(PolicyReport {
-        managed_by: policy
-            .organization_name()
-            .unwrap_or("your organisation")
-            .to_string(),
+        managed_by: policy.organization_name().unwrap_or("your organisation").to_string(),
         keys,
         invalid,
     })

@@ -48,25 +48,12 @@ pub async fn get_transcript(
     let meeting_id = id.clone();
     let segments = state
         .db(move |store| {
-            store
-                .segments(&meeting_id)
-                .map_err(|e| ApiError::from_store("meeting", e))
+            store.segments(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
-    let segments: Vec<_> = segments
-        .into_iter()
-        .map(|s| convert::segment(s, &user_name))
-        .collect();
+    let segments: Vec<_> = segments.into_iter().map(|s| convert::segment(s, &user_name)).collect();
     if format == Format::Json {
-        return Ok(Json(Transcript {
-            meeting_id: id,
-            segments,
-        })
-        .into_response());
+        return Ok(Json(Transcript { meeting_id: id, segments }).into_response());
     }
-    Ok((
-        [(CONTENT_TYPE, format.content_type())],
-        render(format, &segments),
-    )
-        .into_response())
+    Ok(([(CONTENT_TYPE, format.content_type())], render(format, &segments)).into_response())
 }
