@@ -204,3 +204,11 @@ async fn the_home_page_shows_nothing_private() {
     assert!(page.text.contains("recorder open"));
     assert!(!page.text.contains(&service.api_token));
 }
+
+#[tokio::test]
+async fn a_new_data_folder_has_an_empty_privacy_ledger() {
+    let service = start();
+    let ledger = get(&service, "/v1/ledger").await;
+    assert_eq!(ledger.status, 200);
+    assert_eq!(ledger.body, json!({"entries": []}));
+}
