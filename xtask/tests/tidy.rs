@@ -18,7 +18,9 @@ fn rust_files() -> Vec<(String, String)> {
 }
 
 fn collect(folder: &Path, files: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.file_name().is_some_and(|name| name == "target") {
@@ -35,7 +37,9 @@ fn collect(folder: &Path, files: &mut Vec<(String, String)>) {
 }
 
 fn is_test_code(path: &str) -> bool {
-    path.contains("/tests/") || path.starts_with("crates/test-support/") || path.starts_with("xtask/")
+    path.contains("/tests/")
+        || path.starts_with("crates/test-support/")
+        || path.starts_with("xtask/")
 }
 
 fn in_crate(path: &str, name: &str) -> bool {
@@ -63,7 +67,9 @@ fn no_ignored_or_should_panic_tests() {
     let should_panic = ["#[", "should_panic"].concat();
     let offenders: Vec<String> = rust_files()
         .into_iter()
-        .filter(|(_, text)| code_lines(text).any(|l| l.contains(&ignore) || l.contains(&should_panic)))
+        .filter(|(_, text)| {
+            code_lines(text).any(|l| l.contains(&ignore) || l.contains(&should_panic))
+        })
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "ignored or should_panic tests in {offenders:?}");
@@ -85,8 +91,12 @@ fn only_egress_and_the_loopback_client_build_http_clients() {
     ];
     let offenders: Vec<String> = rust_files()
         .into_iter()
-        .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "egress") && !in_crate(path, "client"))
-        .filter(|(_, text)| code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker))))
+        .filter(|(path, _)| {
+            !is_test_code(path) && !in_crate(path, "egress") && !in_crate(path, "client")
+        })
+        .filter(|(_, text)| {
+            code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker)))
+        })
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "HTTP clients outside egress and client: {offenders:?}");
@@ -98,7 +108,10 @@ fn only_egress_and_the_loopback_client_build_http_clients() {
         let text = std::fs::read_to_string(manifest.path().join("Cargo.toml")).unwrap_or_default();
         let dependencies = text.split("[dev-dependencies]").next().unwrap_or_default();
         for client in ["reqwest", "ureq", "isahc", "surf", "attohttpc", "hyper-util"] {
-            assert!(!dependencies.contains(&format!("\n{client}")), "crates/{name} depends on {client}");
+            assert!(
+                !dependencies.contains(&format!("\n{client}")),
+                "crates/{name} depends on {client}"
+            );
         }
     }
 }
@@ -109,7 +122,9 @@ fn only_settings_reads_the_environment() {
     let offenders: Vec<String> = rust_files()
         .into_iter()
         .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "settings"))
-        .filter(|(_, text)| code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker))))
+        .filter(|(_, text)| {
+            code_lines(text).any(|line| markers.iter().any(|marker| line.contains(marker)))
+        })
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "environment read outside settings: {offenders:?}");
@@ -119,8 +134,12 @@ fn only_settings_reads_the_environment() {
 fn only_the_service_opens_the_database() {
     let offenders: Vec<String> = rust_files()
         .into_iter()
-        .filter(|(path, _)| !is_test_code(path) && !in_crate(path, "service") && !in_crate(path, "store"))
-        .filter(|(_, text)| code_lines(text).any(|line| line.contains("Store::open") || line.contains("rusqlite::")))
+        .filter(|(path, _)| {
+            !is_test_code(path) && !in_crate(path, "service") && !in_crate(path, "store")
+        })
+        .filter(|(_, text)| {
+            code_lines(text).any(|line| line.contains("Store::open") || line.contains("rusqlite::"))
+        })
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "database opened outside the service: {offenders:?}");
