@@ -1,5 +1,7 @@
 //! Meetings: create, read, list, change, delete.
 
+use std::collections::HashSet;
+
 use recorder_domain::text::strip_match_sentinels;
 use recorder_domain::MeetingStatus;
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction};
@@ -202,28 +204,26 @@ pub(crate) fn meeting_by_id(db: &Connection, id: &str) -> StoreResult<MeetingRec
 }
 
 fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
-    let matching = match query.q.as_deref().map(fts_query) {
+    match query.q.as_deref().map(fts_query) {
+        None => list_all(db, query),
+        Some(Some(expression)) => list_matching(db, query, &expression),
         // The query had no searchable word: nothing can match it.
-        Some(None) => return Ok(MeetingPage { meetings: Vec::new(), total: 0 }),
-        Some(Some(expression)) => Some(expression),
-        None => None,
-    };
-    let (prefix, text_filter) = match matching {
-        Some(_) => (MATCHES_CTE, "AND seq IN (SELECT meeting FROM matches)"),
-        None => ("", "AND ?3 IS NULL"),
-    };
-    let filter = format!(
-        "(?1 IS NULL OR started_at >= ?1) AND (?2 IS NULL OR started_at < ?2) {text_filter}"
-    );
+        Some(None) => Ok(MeetingPage { meetings: Vec::new(), total: 0 }),
+    }
+}
+
+const TIME_FILTER: &str = "(?1 IS NULL OR started_at >= ?1) AND (?2 IS NULL OR started_at < ?2)";
+
+fn list_all(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
     let total: i64 = db
-        .prepare_cached(&format!("{prefix} SELECT count(*) FROM meetings WHERE {filter}"))?
-        .query_row(params![query.from, query.to, matching], |row| row.get(0))?;
+        .prepare_cached(&format!("SELECT count(*) FROM meetings WHERE {TIME_FILTER}"))?
+        .query_row(params![query.from, query.to], |row| row.get(0))?;
     let mut statement = db.prepare_cached(&format!(
-        "{prefix} SELECT {COLUMNS} FROM meetings WHERE {filter} \
-         ORDER BY started_at DESC, seq DESC LIMIT ?4 OFFSET ?5"
+        "SELECT {COLUMNS} FROM meetings WHERE {TIME_FILTER} \
+         ORDER BY started_at DESC, seq DESC LIMIT ?3 OFFSET ?4"
     ))?;
     let rows = statement
-        .query_map(params![query.from, query.to, matching, query.limit, query.offset], read_row)?
+        .query_map(params![query.from, query.to, query.limit, query.offset], read_row)?
         .collect::<Result<Vec<_>, _>>()?;
     let meetings = rows
         .into_iter()
@@ -232,13 +232,41 @@ fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
     Ok(MeetingPage { meetings, total })
 }
 
-/// Meetings whose transcript, notes or title match the FTS expression `?3`.
-const MATCHES_CTE: &str = "WITH matches(meeting) AS ( \
-    SELECT s.meeting FROM segments_fts JOIN segments s ON s.seq = segments_fts.rowid \
-        WHERE segments_fts MATCH ?3 \
-    UNION SELECT n.meeting FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid \
-        WHERE notes_fts MATCH ?3 \
-    UNION SELECT rowid FROM titles_fts WHERE titles_fts MATCH ?3)";
+/// Meetings whose transcript, notes or title match: the set of matching meetings
+/// is collected once, then the (small) meetings table is paged in order.
+fn list_matching(db: &Connection, query: &ListQuery, expression: &str) -> StoreResult<MeetingPage> {
+    let mut matching = HashSet::new();
+    for sql in MATCHING_MEETINGS {
+        let mut statement = db.prepare_cached(sql)?;
+        for seq in statement.query_map([expression], |row| row.get::<_, i64>(0))? {
+            matching.insert(seq?);
+        }
+    }
+    let mut ordered = db.prepare_cached(&format!(
+        "SELECT seq FROM meetings WHERE {TIME_FILTER} ORDER BY started_at DESC, seq DESC"
+    ))?;
+    let in_order: Vec<i64> = ordered
+        .query_map(params![query.from, query.to], |row| row.get(0))?
+        .filter_map(|seq| seq.ok().filter(|seq| matching.contains(seq)))
+        .collect();
+    let page = in_order.iter().skip(query.offset.max(0) as usize).take(query.limit.max(0) as usize);
+    let meetings = page.map(|seq| meeting_by_seq(db, *seq)).collect::<StoreResult<Vec<_>>>()?;
+    Ok(MeetingPage { meetings, total: in_order.len() as i64 })
+}
+
+/// Meetings (by seq) with a transcript segment, note or title matching `?1`.
+const MATCHING_MEETINGS: [&str; 3] = [
+    "SELECT s.meeting FROM segments_fts JOIN segments s ON s.seq = segments_fts.rowid \
+     WHERE segments_fts MATCH ?1",
+    "SELECT n.meeting FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid WHERE notes_fts MATCH ?1",
+    "SELECT rowid FROM titles_fts WHERE titles_fts MATCH ?1",
+];
+
+fn meeting_by_seq(db: &Connection, seq: i64) -> StoreResult<MeetingRecord> {
+    let sql = format!("SELECT {COLUMNS} FROM meetings WHERE seq = ?1");
+    let (seq, meeting) = db.prepare_cached(&sql)?.query_row([seq], read_row)?;
+    with_people(db, seq, meeting)
+}
 
 fn with_people(
     db: &Connection,

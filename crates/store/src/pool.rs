@@ -15,12 +15,14 @@ const READERS: usize = 4;
 /// async callers run it on a blocking thread.
 pub struct Store {
     path: PathBuf,
+    // Each reader is locked only while one query runs; `next` spreads callers.
+    // Declared before the writer so the readers close first: the last connection to
+    // close checkpoints the WAL into the database, and only the writer can.
+    readers: Vec<Mutex<Connection>>,
+    next: AtomicUsize,
     // The writer lock serialises writes: SQLite allows one writer at a time anyway,
     // and holding our own lock avoids busy-waiting inside SQLite.
     writer: Mutex<Connection>,
-    // Each reader is locked only while one query runs; `next` spreads callers.
-    readers: Vec<Mutex<Connection>>,
-    next: AtomicUsize,
 }
 
 impl Store {

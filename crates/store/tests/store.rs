@@ -174,3 +174,15 @@ fn changes_replace_tags_and_attendees_atomically() {
         Err(recorder_store::StoreError::NotFound)
     ));
 }
+
+#[test]
+fn closing_the_store_folds_the_wal_into_the_database() {
+    let (folder, store) = open();
+    meeting(&store, "Kept", 1_000, &["a line of text"]);
+    drop(store);
+    let wal = folder.path().join("recorder.db-wal");
+    let wal_size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(wal_size, 0, "the writer closes last and checkpoints");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("reopen");
+    assert_eq!(list(&store, Some("text")), vec!["Kept"]);
+}
