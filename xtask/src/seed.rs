@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use rand::seq::index;
 use rand::{Rng, SeedableRng};
 use recorder_domain::{new_id, Channel, MeetingStatus};
-use recorder_store::{ActionItemRecord, ListQuery, NewMeeting, NewSegment, NoteRecord, Store};
+use recorder_store::{ActionItemRecord, ListQuery, MeetingRecord, NewSegment, NoteRecord, Store};
 
 use crate::corpus::Corpus;
 
@@ -39,7 +39,7 @@ pub struct Options {
 
 /// Everything written for one meeting.
 struct Generated {
-    meeting: NewMeeting,
+    meeting: MeetingRecord,
     segments: Vec<NewSegment>,
     note: NoteRecord,
     items: Vec<ActionItemRecord>,
@@ -176,7 +176,7 @@ fn meeting(
 ) -> Generated {
     let started_at = NEWEST_START_MS - number as i64 * DAY_MS;
     let attendees = corpus.attendees(rng);
-    let meeting = NewMeeting {
+    let meeting = MeetingRecord {
         id: new_id(),
         title: corpus.title(rng),
         source_app: corpus.source_app(rng),
@@ -187,6 +187,8 @@ fn meeting(
         language: Some("en".to_string()),
         attendees: attendees.clone(),
         tags: corpus.tags(rng),
+        starred: false,
+        processing_error: None,
     };
 
     let mut segments = Vec::with_capacity(per_meeting);

@@ -15,7 +15,7 @@ mod pool;
 mod search;
 
 pub use error::{StoreError, StoreResult};
-pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord, NewMeeting};
+pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
 pub use person::{PairingRecord, PromptRecord, PromptState};
 pub use pool::Store;

@@ -26,21 +26,6 @@ pub struct MeetingRecord {
     pub tags: Vec<String>,
 }
 
-/// What creating a meeting needs.
-#[derive(Debug, Clone)]
-pub struct NewMeeting {
-    pub id: String,
-    pub title: String,
-    pub source_app: String,
-    pub started_at: i64,
-    pub ended_at: Option<i64>,
-    pub duration_ms: i64,
-    pub status: MeetingStatus,
-    pub language: Option<String>,
-    pub attendees: Vec<String>,
-    pub tags: Vec<String>,
-}
-
 /// Filters and paging of a meeting list. `q` is raw user text.
 #[derive(Debug, Clone, Default)]
 pub struct ListQuery {
@@ -70,7 +55,7 @@ const COLUMNS: &str = "seq, id, title, source_app, started_at, ended_at, duratio
                        language, starred, processing_error";
 
 impl crate::Store {
-    pub fn insert_meeting(&self, meeting: &NewMeeting, now: i64) -> StoreResult<()> {
+    pub fn insert_meeting(&self, meeting: &MeetingRecord, now: i64) -> StoreResult<()> {
         self.write(|tx| insert_meeting(tx, meeting, now))
     }
 
@@ -122,10 +107,15 @@ impl crate::Store {
     }
 }
 
-pub(crate) fn insert_meeting(tx: &Transaction, meeting: &NewMeeting, now: i64) -> StoreResult<()> {
+pub(crate) fn insert_meeting(
+    tx: &Transaction,
+    meeting: &MeetingRecord,
+    now: i64,
+) -> StoreResult<()> {
     tx.execute(
         "INSERT INTO meetings (id, title, source_app, started_at, ended_at, duration_ms, status, \
-         language, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+         language, starred, processing_error, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
         params![
             meeting.id,
             strip_match_sentinels(&meeting.title),
@@ -135,6 +125,8 @@ pub(crate) fn insert_meeting(tx: &Transaction, meeting: &NewMeeting, now: i64) -
             meeting.duration_ms,
             meeting.status.as_str(),
             meeting.language,
+            meeting.starred,
+            meeting.processing_error,
             now
         ],
     )?;

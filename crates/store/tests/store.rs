@@ -2,7 +2,7 @@
 
 use recorder_domain::{new_id, Channel, MeetingStatus};
 use recorder_store::{
-    HitSource, ListQuery, MeetingChanges, NewMeeting, NewSegment, NoteRecord, Store,
+    HitSource, ListQuery, MeetingChanges, MeetingRecord, NewSegment, NoteRecord, Store,
 };
 
 fn open() -> (tempfile::TempDir, Store) {
@@ -13,7 +13,7 @@ fn open() -> (tempfile::TempDir, Store) {
 
 fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> String {
     let id = new_id();
-    let new = NewMeeting {
+    let new = MeetingRecord {
         id: id.clone(),
         title: title.to_string(),
         source_app: "zoom".into(),
@@ -24,6 +24,8 @@ fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> Strin
         language: Some("en".into()),
         attendees: vec!["Ada".into()],
         tags: vec!["team".into()],
+        starred: false,
+        processing_error: None,
     };
     store.insert_meeting(&new, started_at).expect("insert meeting");
     let segments: Vec<NewSegment> = lines

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use ed25519_dalek::{Signer, SigningKey};
 use recorder_domain::{new_id, Channel, MeetingStatus};
-use recorder_store::{ActionItemRecord, NewMeeting, NewSegment, NoteRecord, Store};
+use recorder_store::{ActionItemRecord, MeetingRecord, NewSegment, NoteRecord, Store};
 use serde_json::{json, Value};
 
 /// How to start a service.
@@ -214,7 +214,7 @@ pub fn seed(data_dir: &Path, meetings: &[SeedMeeting]) -> Vec<String> {
 fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
     let id = new_id();
     let duration = meeting.lines.len() as i64 * 5000;
-    let new = NewMeeting {
+    let new = MeetingRecord {
         id: id.clone(),
         title: meeting.title.clone(),
         source_app: "zoom".into(),
@@ -225,6 +225,8 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
         language: Some("en".into()),
         attendees: vec!["Ada Lovelace".into()],
         tags: vec!["seeded".into()],
+        starred: false,
+        processing_error: None,
     };
     store.insert_meeting(&new, meeting.started_at).expect("insert meeting");
     let segments: Vec<NewSegment> = meeting

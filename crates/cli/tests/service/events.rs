@@ -112,16 +112,7 @@ async fn events_have_ids_names_envelopes_and_replay_after_reconnect() {
 
     // Events while disconnected are replayed to a client that says where it was.
     rename(&service, &ids[0], "two").await;
-    let code =
-        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
-    let paired = call(
-        Method::POST,
-        &service.url("/v1/pair"),
-        None,
-        Some(&json!({ "code": code.body["code"] })),
-    )
-    .await;
-    assert_eq!(paired.status, 200);
+    crate::pair_extension(&service).await;
 
     let mut resumed = open(&service, Some(&first_id.to_string())).await;
     let two = next_event(&mut resumed).await;

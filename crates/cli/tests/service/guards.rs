@@ -160,17 +160,7 @@ async fn web_origins_are_refused_and_never_allowed_by_cors() {
 #[tokio::test]
 async fn paired_tokens_have_extension_scope_and_die_when_revoked() {
     let service = start();
-    let code =
-        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
-    assert_eq!(code.status, 200, "{}", code.text);
-    let code_text = code.body["code"].as_str().expect("code").to_string();
-    assert_eq!(code_text.len(), 6);
-    assert!(code_text.chars().all(|c| c.is_ascii_digit()));
-    let paired =
-        call(Method::POST, &service.url("/v1/pair"), None, Some(&json!({ "code": code_text })))
-            .await;
-    assert_eq!(paired.status, 200, "{}", paired.text);
-    let token = paired.body["token"].as_str().expect("token").to_string();
+    let token = crate::pair_extension(&service).await;
 
     assert_eq!(call(Method::GET, &service.url("/v1/health"), Some(&token), None).await.status, 200);
     for (method, path) in [
@@ -235,16 +225,7 @@ async fn paired_tokens_have_extension_scope_and_die_when_revoked() {
 #[tokio::test]
 async fn paired_tokens_survive_a_restart_but_not_a_revocation_before_it() {
     let mut service = start();
-    let code =
-        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
-    let paired = call(
-        Method::POST,
-        &service.url("/v1/pair"),
-        None,
-        Some(&json!({ "code": code.body["code"] })),
-    )
-    .await;
-    let token = paired.body["token"].as_str().expect("token").to_string();
+    let token = crate::pair_extension(&service).await;
     service.restart();
     assert_eq!(call(Method::GET, &service.url("/v1/health"), Some(&token), None).await.status, 200);
     let needle = token.as_bytes();

@@ -86,6 +86,20 @@ pub async fn make_pro(service: &TestService) {
     assert_eq!(answer.status, 200, "{}", answer.text);
 }
 
+/// Shows a pairing code through the person's channel and exchanges it for an
+/// extension token, as the browser extension does.
+pub async fn pair_extension(service: &TestService) -> String {
+    let shown =
+        call(Method::POST, &service.url("/ui/pairing-code"), Some(&service.ui_token), None).await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    let code = shown.body["code"].as_str().expect("code").to_string();
+    assert!(code.len() == 6 && code.chars().all(|c| c.is_ascii_digit()), "{code}");
+    let body = serde_json::json!({ "code": code });
+    let paired = call(Method::POST, &service.url("/v1/pair"), None, Some(&body)).await;
+    assert_eq!(paired.status, 200, "{}", paired.text);
+    paired.body["token"].as_str().expect("token").to_string()
+}
+
 /// Changes settings through the person's channel.
 pub async fn set_settings(service: &TestService, patch: Value) -> Answer {
     call(Method::PATCH, &service.url("/ui/settings"), Some(&service.ui_token), Some(&patch)).await
