@@ -122,22 +122,12 @@ async fn pro_operations_on_free_are_402_before_state() {
     let service = start();
     let body = json!({"kind": "summary"});
     // The meeting does not exist: the plan check comes first.
-    call(
-        Method::POST,
-        &service.url("/v1/meetings/0192f000-0000-7000-8000-000000000000/notes"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await
-    .expect_error(402, "pro_required");
-    call(
-        Method::POST,
-        &service.url("/v1/recording/start"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "zoom"})),
-    )
-    .await
-    .expect_error(402, "pro_required");
+    crate::post(&service, "/v1/meetings/0192f000-0000-7000-8000-000000000000/notes", &body)
+        .await
+        .expect_error(402, "pro_required");
+    crate::post(&service, "/v1/recording/start", &json!({"source_app": "zoom"}))
+        .await
+        .expect_error(402, "pro_required");
 }
 
 #[tokio::test]
@@ -168,33 +158,17 @@ async fn stop_and_marker_need_pro_for_agents_only() {
 async fn start_and_import_need_allow_remote_start() {
     let service = start();
     make_pro(&service).await;
-    call(
-        Method::POST,
-        &service.url("/v1/recording/start"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "zoom"})),
-    )
-    .await
-    .expect_error(403, "remote_start_disabled");
-    call(
-        Method::POST,
-        &service.url("/v1/import"),
-        Some(&service.api_token),
-        Some(&json!({"path": "/tmp/a.wav"})),
-    )
-    .await
-    .expect_error(403, "remote_start_disabled");
+    crate::post(&service, "/v1/recording/start", &json!({"source_app": "zoom"}))
+        .await
+        .expect_error(403, "remote_start_disabled");
+    crate::post(&service, "/v1/import", &json!({"path": "/tmp/a.wav"}))
+        .await
+        .expect_error(403, "remote_start_disabled");
     assert_eq!(
         set_settings(&service, json!({"general": {"allow_remote_start": true}})).await.status,
         200
     );
-    let answer = call(
-        Method::POST,
-        &service.url("/v1/recording/start"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "zoom"})),
-    )
-    .await;
+    let answer = crate::post(&service, "/v1/recording/start", &json!({"source_app": "zoom"})).await;
     answer.expect_error(503, "recording_unavailable");
 }
 
@@ -211,8 +185,7 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
         ("/v1/recording/start", json!({"source_app": "zoom"})),
         ("/v1/import", json!({"path": "/tmp/a.wav"})),
     ] {
-        let answer =
-            call(Method::POST, &service.url(path), Some(&service.api_token), Some(&body)).await;
+        let answer = crate::post(&service, path, &body).await;
         answer.expect_error(403, "policy_denied");
         let message = answer.body["error"]["message"].as_str().unwrap_or("");
         assert!(
@@ -230,13 +203,7 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
     )
     .await
     .expect_error(403, "policy_denied");
-    let person = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&prompt),
-    )
-    .await;
+    let person = crate::post(&service, "/v1/recording/prompt", &prompt).await;
     assert_eq!(person.status, 200, "a person answers prompts from the extension: {}", person.text);
 }
 
@@ -252,14 +219,9 @@ async fn busy_meetings_are_409() {
     .await
     .expect_error(409, "meeting_busy");
     make_pro(&service).await;
-    call(
-        Method::POST,
-        &service.url(&format!("/v1/meetings/{id}/notes")),
-        Some(&service.api_token),
-        Some(&json!({"kind": "summary"})),
-    )
-    .await
-    .expect_error(409, "meeting_busy");
+    crate::post(&service, &format!("/v1/meetings/{id}/notes"), &json!({"kind": "summary"}))
+        .await
+        .expect_error(409, "meeting_busy");
     assert_eq!(get(&service, &format!("/v1/meetings/{id}")).await.status, 200, "still there");
 }
 
@@ -299,15 +261,7 @@ async fn import_checks_paths_formats_and_sizes() {
     huge.set_len(4 * 1024 * 1024 * 1024 + 1).expect("sparse 4 GiB + 1");
     let import = |path: String| {
         let service = &service;
-        async move {
-            call(
-                Method::POST,
-                &service.url("/v1/import"),
-                Some(&service.api_token),
-                Some(&json!({ "path": path })),
-            )
-            .await
-        }
+        async move { crate::post(service, "/v1/import", &json!({ "path": path })).await }
     };
     let at = |name: &str| files.join(name).display().to_string();
     import("relative/talk.wav".into()).await.expect_error(400, "invalid_request");

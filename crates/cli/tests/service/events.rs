@@ -172,13 +172,7 @@ async fn prompts_appear_as_events_and_idle_streams_get_keep_alives() {
     let service = crate::start();
     let mut stream = open(&service, None).await;
     let body = json!({"source_app": "meet", "title": "Standup", "url": "https://meet.example/s", "attendees": [{"name": "Ada"}]});
-    let prompt = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await;
+    let prompt = crate::post(&service, "/v1/recording/prompt", &body).await;
     let prompt_id = prompt.body["prompt_id"].as_str().expect("id").to_string();
     let shown = next_event(&mut stream).await;
     assert_eq!(shown.event.as_deref(), Some("prompt.shown"));
@@ -232,13 +226,7 @@ async fn unanswered_prompts_expire_after_60_seconds() {
     let service = crate::start();
     let mut stream = open(&service, None).await;
     let body = json!({"source_app": "teams", "url": "https://teams.example/x"});
-    let prompt = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await;
+    let prompt = crate::post(&service, "/v1/recording/prompt", &body).await;
     let prompt_id = prompt.body["prompt_id"].as_str().expect("id").to_string();
     assert_eq!(next_event(&mut stream).await.event.as_deref(), Some("prompt.shown"));
     let asked = std::time::Instant::now();
@@ -264,12 +252,6 @@ async fn unanswered_prompts_expire_after_60_seconds() {
     )
     .await;
     late.expect_error(404, "not_found");
-    let again = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await;
+    let again = crate::post(&service, "/v1/recording/prompt", &body).await;
     assert_ne!(again.body["prompt_id"], prompt_id.as_str(), "an expired prompt is not reused");
 }

@@ -78,6 +78,11 @@ pub async fn get(service: &TestService, path: &str) -> Answer {
     call(Method::GET, &service.url(path), Some(&service.api_token), None).await
 }
 
+/// `POST` with the API token and a JSON body.
+pub async fn post(service: &TestService, path: &str, body: &Value) -> Answer {
+    call(Method::POST, &service.url(path), Some(&service.api_token), Some(body)).await
+}
+
 /// Installs a development licence through the person's channel (Pro plan).
 pub async fn make_pro(service: &TestService) {
     let body = serde_json::json!({ "license": recorder_test_support::dev_license(None) });

@@ -44,39 +44,21 @@ async fn login_links_give_a_strict_http_only_session_once() {
 async fn prompts_are_shown_deduplicated_and_answered_by_the_person() {
     let service = start();
     let body = json!({"source_app": "meet", "title": "Design review", "url": "https://meet.example/xyz", "attendees": [{"name": "Ada"}]});
-    let first = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await;
+    let first = crate::post(&service, "/v1/recording/prompt", &body).await;
     assert_eq!(first.status, 200, "{}", first.text);
     let prompt_id = first.body["prompt_id"].as_str().expect("id").to_string();
-    let second = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&body),
-    )
-    .await;
+    let second = crate::post(&service, "/v1/recording/prompt", &body).await;
     assert_eq!(second.body["prompt_id"], prompt_id.as_str(), "same URL while pending: same prompt");
-    let other = call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "meet", "url": "https://meet.example/other"})),
+    let other = crate::post(
+        &service,
+        "/v1/recording/prompt",
+        &json!({"source_app": "meet", "url": "https://meet.example/other"}),
     )
     .await;
     assert_ne!(other.body["prompt_id"], prompt_id.as_str());
-    call(
-        Method::POST,
-        &service.url("/v1/recording/prompt"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": ""})),
-    )
-    .await
-    .expect_error(400, "invalid_request");
+    crate::post(&service, "/v1/recording/prompt", &json!({"source_app": ""}))
+        .await
+        .expect_error(400, "invalid_request");
 
     let answer_url = service.url(&format!("/ui/prompts/{prompt_id}/answer"));
     call(Method::POST, &answer_url, Some(&service.api_token), Some(&json!({"answer": "decline"})))
@@ -173,26 +155,14 @@ async fn licences_are_verified_installed_and_kept() {
     install(forged).await.expect_error(400, "invalid_request");
     install(dev_license(Some(1_000))).await.expect_error(400, "invalid_request");
     install(json!({"payload": "!!", "signature": "??"})).await.expect_error(400, "invalid_request");
-    let answer = call(
-        Method::POST,
-        &service.url("/v1/recording/start"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "zoom"})),
-    )
-    .await;
+    let answer = crate::post(&service, "/v1/recording/start", &json!({"source_app": "zoom"})).await;
     answer.expect_error(402, "pro_required");
 
     let installed = install(dev_license(None)).await;
     assert_eq!(installed.status, 200, "{}", installed.text);
     assert_eq!(installed.body, json!({"plan": "pro"}));
     service.restart();
-    let answer = call(
-        Method::POST,
-        &service.url("/v1/recording/start"),
-        Some(&service.api_token),
-        Some(&json!({"source_app": "zoom"})),
-    )
-    .await;
+    let answer = crate::post(&service, "/v1/recording/start", &json!({"source_app": "zoom"})).await;
     answer.expect_error(403, "remote_start_disabled");
 }
 
