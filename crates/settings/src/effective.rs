@@ -92,14 +92,30 @@ pub fn effective_settings(document: &SettingsDocument, policy: &PolicyValues) ->
 }
 
 /// The typed settings with policy applied, for decisions in code.
+/// Applies the overrides to a copy of the typed view: no JSON round trip on the
+/// request path.
 pub fn effective_typed(document: &SettingsDocument, policy: &PolicyValues) -> Settings {
-    let mut value = document.value().clone();
+    let mut settings = document.typed().clone();
     for forced in overrides(document.typed(), policy) {
-        set_path(&mut value, forced.path, forced.value);
+        apply(&mut settings, &forced);
     }
-    SettingsDocument::from_value(value)
-        .map(|effective| effective.typed().clone())
-        .unwrap_or_else(|_| document.typed().clone())
+    settings
+}
+
+/// Sets one forced value on the typed view; `overrides` only produces these paths
+/// and values.
+fn apply(settings: &mut Settings, forced: &Override) {
+    match forced.path {
+        "general.allow_remote_start" => settings.general.allow_remote_start = false,
+        "recording.auto_record_apps" => settings.recording.auto_record_apps.clear(),
+        "export.auto_export_markdown" => settings.export.auto_export_markdown = false,
+        "retention.keep_audio_days" => settings.retention.keep_audio_days = forced.value.as_i64(),
+        "retention.delete_meetings_after_days" => {
+            settings.retention.delete_meetings_after_days = forced.value.as_i64()
+        }
+        "ai.provider" => settings.ai.provider = "builtin".to_string(),
+        other => tracing::error!(path = other, "a policy override has no typed setting"),
+    }
 }
 
 /// Refuses a change that sets a managed setting to anything but its forced value.
@@ -180,6 +196,48 @@ mod tests {
         assert!(!effective_typed(&doc, &managed).general.allow_remote_start);
         let unmanaged = effective_settings(&doc, &PolicyValues::default());
         assert_eq!(unmanaged["general"]["allow_remote_start"], json!(true));
+    }
+
+    #[test]
+    fn typed_and_json_views_agree_for_every_override() {
+        let doc = settings(json!({
+            "general": {"allow_remote_start": true},
+            "recording": {"auto_record_apps": ["zoom"]},
+            "export": {"auto_export_markdown": true},
+            "ai": {"provider": "anthropic"}
+        }));
+        let everything = policy(&[
+            ("DisableAgentRecording", RawPolicyValue::Bool(true)),
+            ("DisableAutoRecordApps", RawPolicyValue::Bool(true)),
+            ("DisableAutoExport", RawPolicyValue::Bool(true)),
+            ("MaxRetentionDays", RawPolicyValue::Integer(30)),
+            ("ForceLocalModel", RawPolicyValue::Bool(true)),
+        ]);
+        let typed = effective_typed(&doc, &everything);
+        let json = effective_settings(&doc, &everything);
+        let value = |path: &str| get_path(&json, path).and_then(|v| v.get("value")).cloned();
+        assert_eq!(
+            value("general.allow_remote_start"),
+            Some(json!(typed.general.allow_remote_start))
+        );
+        assert_eq!(
+            value("recording.auto_record_apps"),
+            Some(json!(typed.recording.auto_record_apps))
+        );
+        assert_eq!(
+            value("export.auto_export_markdown"),
+            Some(json!(typed.export.auto_export_markdown))
+        );
+        assert_eq!(
+            value("retention.keep_audio_days"),
+            Some(json!(typed.retention.keep_audio_days))
+        );
+        assert_eq!(
+            value("retention.delete_meetings_after_days"),
+            Some(json!(typed.retention.delete_meetings_after_days))
+        );
+        assert_eq!(value("ai.provider"), Some(json!(typed.ai.provider)));
+        assert_eq!(overrides(doc.typed(), &everything).len(), 6, "every override is checked above");
     }
 
     #[test]
