@@ -101,10 +101,6 @@ impl TestService {
         command
     }
 
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().map(Child::id).unwrap_or(0)
-    }
-
     /// Takes the child process (for tests that signal or wait for it themselves).
     pub fn take_child(&mut self) -> Child {
         self.child.take().expect("service is running")

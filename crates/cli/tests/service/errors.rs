@@ -76,9 +76,7 @@ async fn unknown_routes_are_404_and_wrong_methods_405_in_json() {
     let service = start();
     get(&service, "/v1/nothing-here").await.expect_error(404, "not_found");
     get(&service, "/elsewhere").await.expect_error(404, "not_found");
-    call(Method::DELETE, &service.url("/v1/health"), Some(&service.api_token), None)
-        .await
-        .expect_error(405, "method_not_allowed");
+    crate::delete(&service, "/v1/health").await.expect_error(405, "method_not_allowed");
     call(Method::GET, &service.url("/v1/nothing-here"), None, None)
         .await
         .expect_error(401, "unauthorized");
@@ -92,14 +90,7 @@ async fn unknown_meetings_are_404() {
         get(&service, &format!("/v1/meetings/{id}/transcript"))
             .await
             .expect_error(404, "not_found");
-        call(
-            Method::DELETE,
-            &service.url(&format!("/v1/meetings/{id}")),
-            Some(&service.api_token),
-            None,
-        )
-        .await
-        .expect_error(404, "not_found");
+        crate::delete(&service, &format!("/v1/meetings/{id}")).await.expect_error(404, "not_found");
     }
 }
 
@@ -210,14 +201,7 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
 #[tokio::test]
 async fn busy_meetings_are_409() {
     let (service, id) = with_busy_meeting();
-    call(
-        Method::DELETE,
-        &service.url(&format!("/v1/meetings/{id}")),
-        Some(&service.api_token),
-        None,
-    )
-    .await
-    .expect_error(409, "meeting_busy");
+    crate::delete(&service, &format!("/v1/meetings/{id}")).await.expect_error(409, "meeting_busy");
     make_pro(&service).await;
     crate::post(&service, &format!("/v1/meetings/{id}/notes"), &json!({"kind": "summary"}))
         .await

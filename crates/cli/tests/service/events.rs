@@ -130,13 +130,7 @@ async fn events_have_ids_names_envelopes_and_replay_after_reconnect() {
     assert_eq!(three.data.expect("data")["type"], "meeting.updated");
     let three_id: u64 = three.id.expect("id").parse().expect("id");
     assert!(three_id > second_id);
-    let deleted = call(
-        Method::DELETE,
-        &service.url(&format!("/v1/meetings/{}", ids[0])),
-        Some(&service.api_token),
-        None,
-    )
-    .await;
+    let deleted = crate::delete(&service, &format!("/v1/meetings/{}", ids[0])).await;
     assert_eq!(deleted.status, 204);
     let gone = next_event(&mut fresh).await;
     assert_eq!(gone.event.as_deref(), Some("meeting.deleted"));

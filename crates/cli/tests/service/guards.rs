@@ -79,7 +79,11 @@ async fn api_token_is_refused_on_the_persons_channel() {
 #[tokio::test]
 async fn spoofed_host_headers_are_refused() {
     let service = start();
-    for host in ["evil.com", "127.0.0.1.evil.com", "localhost.evil.com", "127.0.0.2", "[::2]:80"] {
+    let refused = ["evil.com", "127.0.0.1.evil.com", "localhost.evil.com", "127.0.0.2", "[::2]:80"];
+    let allowed = ["localhost", "127.0.0.1:1", "[::1]:47321", "LOCALHOST"];
+    let cases =
+        refused.iter().map(|host| (host, false)).chain(allowed.iter().map(|host| (host, true)));
+    for (host, ok) in cases {
         let answer = call_with(
             Method::GET,
             &service.url("/v1/health"),
@@ -88,18 +92,11 @@ async fn spoofed_host_headers_are_refused() {
             &[("host", host)],
         )
         .await;
-        answer.expect_error(403, "forbidden_host");
-    }
-    for host in ["localhost", "127.0.0.1:1", "[::1]:47321", "LOCALHOST"] {
-        let answer = call_with(
-            Method::GET,
-            &service.url("/v1/health"),
-            Some(&service.api_token),
-            None,
-            &[("host", host)],
-        )
-        .await;
-        assert_eq!(answer.status, 200, "{host}: {}", answer.text);
+        if ok {
+            assert_eq!(answer.status, 200, "{host}: {}", answer.text);
+        } else {
+            answer.expect_error(403, "forbidden_host");
+        }
     }
 }
 

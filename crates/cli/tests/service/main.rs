@@ -83,6 +83,11 @@ pub async fn post(service: &TestService, path: &str, body: &Value) -> Answer {
     call(Method::POST, &service.url(path), Some(&service.api_token), Some(body)).await
 }
 
+/// `DELETE` with the API token.
+pub async fn delete(service: &TestService, path: &str) -> Answer {
+    call(Method::DELETE, &service.url(path), Some(&service.api_token), None).await
+}
+
 /// Installs a development licence through the person's channel (Pro plan).
 pub async fn make_pro(service: &TestService) {
     let body = serde_json::json!({ "license": recorder_test_support::dev_license(None) });
