@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing recorder needs on Debian/Ubuntu:
-# a C toolchain for the bundled SQLite, curl, Python 3 with venv, and the Python
-# test tools (schemathesis) in .venv. Safe to run again: it skips what is there.
-# macOS: install Xcode's command line tools and Python 3 (Homebrew); the rest is
-# the same. The Rust toolchain (rustup, stable) must already be installed.
+# a C/C++ toolchain, cmake and libclang (the bundled SQLite and whisper.cpp),
+# ffmpeg (importing formats other than WAV), espeak-ng and sox (speech for the
+# transcription tests), curl, Python 3 with venv, and the Python test tools
+# (schemathesis) in .venv. Safe to run again: it skips what is there.
+# macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
+# espeak-ng sox python`; the rest is the same. The Rust toolchain (rustup,
+# stable) must already be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
+command -v clang >/dev/null 2>&1 || need_apt+=(clang)
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
+command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
+command -v sox >/dev/null 2>&1 || need_apt+=(sox)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 command -v curl >/dev/null 2>&1 || need_apt+=(curl ca-certificates)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)

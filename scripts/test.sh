@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Every check CI runs: formatting, clippy, the OpenAPI fuzz run (schemathesis) and
 # the whole test suite (unit, store, egress, tidy, and integration tests against a
-# real `recorder serve`). Installs what it needs first.
+# real `recorder serve`, transcribing with the tiny.en test model). Installs what
+# it needs first, including the test model (scripts/test-model.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo build --workspace --locked
+scripts/test-model.sh
 SCHEMATHESIS=.venv/bin/schemathesis ST_MAX_TIME="${ST_MAX_TIME:-90}" scripts/schemathesis.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

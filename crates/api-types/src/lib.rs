@@ -7,11 +7,13 @@
 mod error;
 mod meeting;
 mod misc;
+mod models;
 mod person;
 
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use meeting::*;
 pub use misc::*;
+pub use models::*;
 pub use person::*;
 
 /// Header that marks a request as coming from the gateway (an agent request).

@@ -23,6 +23,8 @@ pub enum Command {
     Transcript(TranscriptArgs),
     /// Search transcripts and notes
     Search(SearchArgs),
+    /// Transcribe an audio file into a new meeting
+    Import(crate::import::ImportArgs),
     /// Show a pairing code for the browser extension
     Pair(JsonFlag),
     /// List or revoke paired browser extensions
@@ -38,6 +40,9 @@ pub enum Command {
     /// Install a Pro licence
     #[command(subcommand)]
     License(LicenseCommand),
+    /// List, install, add or remove transcription models
+    #[command(subcommand)]
+    Models(crate::models::ModelsCommand),
 }
 
 #[derive(Args)]
@@ -155,12 +160,12 @@ impl From<ClientError> for Failure {
     }
 }
 
-enum Channel {
+pub(crate) enum Channel {
     Api,
     Person,
 }
 
-fn connect(context: &Context, channel: Channel) -> Result<Client, Failure> {
+pub(crate) fn connect(context: &Context, channel: Channel) -> Result<Client, Failure> {
     let environment = Environment::from_process();
     let data_dir =
         DataDir::resolve(context.data_dir.clone(), &environment).map_err(Failure::general)?;
@@ -191,6 +196,7 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Search(args) => search(&connect(&context, Channel::Api)?, args).await,
+        Command::Import(args) => crate::import::run(&connect(&context, Channel::Api)?, args).await,
         Command::Pair(flag) => pair(&connect(&context, Channel::Person)?, flag.json).await,
         Command::Pairings(sub) => pairings(&connect(&context, Channel::Person)?, sub).await,
         Command::Open(args) => open(&connect(&context, Channel::Person)?, args.print).await,
@@ -199,6 +205,7 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         Command::License(LicenseCommand::Install { file }) => {
             install_license(&connect(&context, Channel::Person)?, &file).await
         }
+        Command::Models(sub) => crate::models::run(&context, sub).await,
     }
 }
 

@@ -4,6 +4,8 @@
 //! service is not running or the data folder has no token; 4 not found.
 
 mod commands;
+mod import;
+mod models;
 mod output;
 mod serve;
 

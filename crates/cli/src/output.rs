@@ -40,7 +40,7 @@ fn duration(ms: i64) -> String {
 }
 
 /// Prints rows with each column padded to its widest cell.
-fn table(header: &[&str], rows: &[Vec<String>]) {
+pub(crate) fn table(header: &[&str], rows: &[Vec<String>]) {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {

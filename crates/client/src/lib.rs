@@ -3,6 +3,10 @@
 //! URL that is not 127.0.0.1, localhost or [::1], so it can never carry a token off
 //! the machine (outbound requests are the egress crate's alone).
 
+mod events;
+
+pub use events::{Event, EventStream};
+
 use recorder_api_types as api;
 use reqwest::{Method, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
@@ -201,6 +205,24 @@ impl Client {
         license: &api::LicenseFile,
     ) -> ClientResult<api::PlanReply> {
         self.post("/ui/license", &api::LicenseRequest { license: license.clone() }).await
+    }
+
+    /// The model catalogue, what is installed and active, and downloads in progress.
+    pub async fn models(&self) -> ClientResult<api::ModelList> {
+        self.get("/ui/models", &[]).await
+    }
+
+    /// Starts downloading a catalogue model (or answers that it is installed).
+    pub async fn install_model(
+        &self,
+        request: &api::ModelInstallRequest,
+    ) -> ClientResult<api::ModelInstallReply> {
+        self.post("/ui/models/install", request).await
+    }
+
+    /// Removes the installed files of a model.
+    pub async fn remove_model(&self, name: &str) -> ClientResult<api::ModelRemoval> {
+        self.json(self.request(Method::DELETE, &format!("/ui/models/{}", segment(name)))).await
     }
 }
 

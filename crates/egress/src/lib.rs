@@ -5,12 +5,16 @@
 //! Ledger URLs keep scheme, host, port and path only: query strings, fragments and
 //! credentials never reach the ledger or the logs.
 
+mod download;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use recorder_domain::{new_id, LedgerEntry};
 pub use reqwest::Method;
 use url::Url;
+
+pub use crate::download::DownloadOutcome;
 
 /// Where ledger entries go (the service writes them to the database).
 pub trait LedgerSink: Send + Sync {

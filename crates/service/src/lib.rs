@@ -10,9 +10,12 @@ mod events;
 mod extract;
 mod guard;
 mod handlers;
+mod ledger;
 mod license;
 mod managed;
+mod models;
 mod pairing;
+mod pipeline;
 mod render;
 mod router;
 mod sessions;
@@ -25,6 +28,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 
 use anyhow::Context;
+use recorder_egress::Egress;
 use recorder_settings::{default_policy_source, DataDir, Environment, SettingsDocument};
 use recorder_store::Store;
 use tokio::net::TcpListener;
@@ -79,6 +83,7 @@ impl Service {
             .live_pairing_hashes()?
             .into_iter()
             .filter_map(|(id, hash)| <[u8; 32]>::try_from(hash).ok().map(|hash| (hash, id)));
+        let egress = Egress::new(Arc::new(ledger::StoreLedger::new(store.clone())))?;
         let state = AppState(Arc::new(Shared {
             version: env!("CARGO_PKG_VERSION"),
             port: listener.local_addr()?.port(),
@@ -94,6 +99,9 @@ impl Service {
             pairing_codes: pairing::PairingCodes::default(),
             sessions: sessions::Sessions::default(),
             license: load_license(&data_dir),
+            egress,
+            model_downloads: models::Downloads::default(),
+            pipeline: pipeline::Pipeline::default(),
             store,
             data_dir,
             environment: config.environment,
@@ -114,6 +122,7 @@ impl Service {
         let tasks = [
             tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
             tokio::spawn(tasks::expire_prompts(state.clone())),
+            tokio::spawn(pipeline::run(state.clone())),
         ];
         axum::serve(self.listener, router::app(state))
             .with_graceful_shutdown(shutdown.clone().cancelled_owned())

@@ -16,7 +16,9 @@ use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
-use crate::handlers::{events, meetings, pair, person, recording, search, system, transcript};
+use crate::handlers::{
+    events, meetings, models, pair, person, recording, search, system, transcript,
+};
 use crate::state::AppState;
 
 /// Request bodies larger than this are refused with 413.
@@ -89,6 +91,9 @@ fn person_routes() -> Router<AppState> {
         .route("/ui/pairings", get(person::list_pairings))
         .route("/ui/pairings/{id}", delete(person::revoke_pairing))
         .route("/ui/license", post(person::install_license))
+        .route("/ui/models", get(models::list_models))
+        .route("/ui/models/install", post(models::install_model))
+        .route("/ui/models/{name}", delete(models::remove_model))
         .route("/ui/recording/start", post(person::start_recording))
         .route("/ui/recording/stop", post(person::stop_recording))
         .route("/ui/recording/pause", post(person::pause_recording))

@@ -39,6 +39,12 @@ pub struct Shared {
     pub pairing_codes: PairingCodes,
     pub sessions: Sessions,
     pub license: LicenseState,
+    /// The one outbound HTTP client; its requests go to the Privacy Ledger.
+    pub egress: recorder_egress::Egress,
+    /// Transcription-model downloads in progress.
+    pub model_downloads: crate::models::Downloads,
+    /// Wakes the job worker when work is queued.
+    pub pipeline: crate::pipeline::Pipeline,
     pub shutdown: CancellationToken,
 }
 

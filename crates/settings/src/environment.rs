@@ -14,6 +14,9 @@ pub struct Environment {
     pub policy_refresh_secs: Option<String>,
     /// `RECORDER_MODEL_PATH`
     pub model_path: Option<PathBuf>,
+    /// `RECORDER_MODEL_BASE_URL`: where `recorder models install` downloads from
+    /// instead of the public catalogue (a mirror, or a test server).
+    pub model_base_url: Option<String>,
     /// `RUST_LOG`-style log filter: `RECORDER_LOG`
     pub log_filter: Option<String>,
     pub home: Option<PathBuf>,
@@ -32,6 +35,7 @@ impl Environment {
             policy_path: path("RECORDER_POLICY_PATH"),
             policy_refresh_secs: text("RECORDER_POLICY_REFRESH_SECS"),
             model_path: path("RECORDER_MODEL_PATH"),
+            model_base_url: text("RECORDER_MODEL_BASE_URL"),
             log_filter: text("RECORDER_LOG"),
             home: path("HOME").or_else(|| path("USERPROFILE")),
             xdg_data_home: path("XDG_DATA_HOME"),

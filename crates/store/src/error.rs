@@ -6,6 +6,8 @@
 pub enum StoreError {
     #[error("not found")]
     NotFound,
+    #[error("the meeting is {} and cannot take this now", .0.as_str())]
+    Busy(recorder_domain::MeetingStatus),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("database schema is newer than this build (version {found}, known {known})")]

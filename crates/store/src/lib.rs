@@ -6,6 +6,7 @@
 //! Readers see committed snapshots through WAL and never block the writer.
 
 mod error;
+mod jobs;
 mod ledger;
 mod meetings;
 mod migrations;
@@ -15,6 +16,7 @@ mod pool;
 mod search;
 
 pub use error::{StoreError, StoreResult};
+pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
 pub use person::{PairingRecord, PromptRecord, PromptState};

@@ -5,7 +5,8 @@ use rusqlite::Connection;
 
 use crate::{StoreError, StoreResult};
 
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_jobs.sql")];
 
 /// Applies every migration newer than the database's version.
 pub fn apply(connection: &mut Connection) -> StoreResult<()> {

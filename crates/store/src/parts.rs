@@ -2,7 +2,7 @@
 
 use recorder_domain::text::strip_match_sentinels;
 use recorder_domain::Channel;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use crate::meetings::meeting_seq;
 use crate::{StoreError, StoreResult};
@@ -45,24 +45,10 @@ impl crate::Store {
     pub fn insert_segments(&self, meeting_id: &str, segments: &[NewSegment]) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for segment in segments {
-                insert.execute(params![
-                    seq,
-                    segment.channel.as_str(),
-                    segment.start_ms,
-                    segment.end_ms,
-                    strip_match_sentinels(&segment.text)
-                ])?;
-            }
-            Ok(())
+            insert_segment_rows(tx, seq, segments)
         })
     }
 
-    /// The transcript of a meeting, in time order.
     pub fn segments(&self, meeting_id: &str) -> StoreResult<Vec<SegmentRecord>> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
@@ -88,23 +74,7 @@ impl crate::Store {
     pub fn put_note(&self, meeting_id: &str, note: &NoteRecord, now: i64) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
-            tx.execute(
-                "DELETE FROM notes WHERE meeting = ?1 AND kind = ?2 AND template_id IS ?3",
-                params![seq, note.kind, note.template_id],
-            )?;
-            tx.execute(
-                "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    note.id,
-                    seq,
-                    note.kind,
-                    note.template_id,
-                    strip_match_sentinels(&note.content_md),
-                    now
-                ],
-            )?;
-            Ok(())
+            put_note_row(tx, seq, note, now)
         })
     }
 
@@ -116,14 +86,7 @@ impl crate::Store {
     ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
-            tx.execute("DELETE FROM action_items WHERE meeting = ?1", [seq])?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO action_items (id, meeting, text, owner, done) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for item in items {
-                insert.execute(params![item.id, seq, item.text, item.owner, item.done])?;
-            }
-            Ok(())
+            replace_action_item_rows(tx, seq, items)
         })
     }
 
@@ -212,4 +175,64 @@ fn read_item(row: &rusqlite::Row) -> rusqlite::Result<ActionItemRecord> {
         owner: row.get(2)?,
         done: row.get(3)?,
     })
+}
+
+pub(crate) fn insert_segment_rows(
+    tx: &Transaction,
+    meeting: i64,
+    segments: &[NewSegment],
+) -> StoreResult<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for segment in segments {
+        insert.execute(params![
+            meeting,
+            segment.channel.as_str(),
+            segment.start_ms,
+            segment.end_ms,
+            strip_match_sentinels(&segment.text)
+        ])?;
+    }
+    Ok(())
+}
+
+pub(crate) fn put_note_row(
+    tx: &Transaction,
+    meeting: i64,
+    note: &NoteRecord,
+    now: i64,
+) -> StoreResult<()> {
+    tx.execute(
+        "DELETE FROM notes WHERE meeting = ?1 AND kind = ?2 AND template_id IS ?3",
+        params![meeting, note.kind, note.template_id],
+    )?;
+    tx.execute(
+        "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            note.id,
+            meeting,
+            note.kind,
+            note.template_id,
+            strip_match_sentinels(&note.content_md),
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn replace_action_item_rows(
+    tx: &Transaction,
+    meeting: i64,
+    items: &[ActionItemRecord],
+) -> StoreResult<()> {
+    tx.execute("DELETE FROM action_items WHERE meeting = ?1", [meeting])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO action_items (id, meeting, text, owner, done) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for item in items {
+        insert.execute(params![item.id, meeting, item.text, item.owner, item.done])?;
+    }
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! Test support: a real `recorder serve` on an ephemeral port with a temporary
 //! data folder, seeded meetings, and licences signed with the development key.
 
+pub mod speech;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -25,6 +27,8 @@ pub struct Options {
     pub settings: Option<Value>,
     /// Replaces `PATH` for the service (e.g. an empty folder: no ffmpeg).
     pub search_path: Option<PathBuf>,
+    /// More environment variables for the service (e.g. `RECORDER_MODEL_BASE_URL`).
+    pub env: Vec<(String, String)>,
 }
 
 /// A running service and its data folder; killed and removed on drop.
@@ -101,6 +105,11 @@ impl TestService {
         command
     }
 
+    /// The service's process id (to read its memory use from /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("service is running").id()
+    }
+
     /// Takes the child process (for tests that signal or wait for it themselves).
     pub fn take_child(&mut self) -> Child {
         self.child.take().expect("service is running")
@@ -138,6 +147,7 @@ impl TestService {
         if let Some(path) = &self.options.search_path {
             command.env("PATH", path);
         }
+        command.envs(self.options.env.iter().map(|(name, value)| (name, value)));
         let mut child = command.spawn().expect("spawn recorder serve");
         self.port = read_port(&mut child);
         self.child = Some(child);

@@ -210,7 +210,7 @@ async fn busy_meetings_are_409() {
 }
 
 #[tokio::test]
-async fn notes_regeneration_validates_kind_then_answers_503() {
+async fn notes_regeneration_validates_kind_then_queues_the_job() {
     let mut ids = Vec::new();
     let service = TestService::start_with(BIN, Options::default(), |data| {
         ids = seed(data, &[SeedMeeting::ready("Done", 1_000, &["hello"])]);
@@ -222,9 +222,14 @@ async fn notes_regeneration_validates_kind_then_answers_503() {
             .await
             .expect_error(400, "invalid_request");
     }
-    call(Method::POST, &url, Some(&service.api_token), Some(&json!({"kind": "summary"})))
+    let custom = json!({"kind": "custom", "template_id": "weekly"});
+    call(Method::POST, &url, Some(&service.api_token), Some(&custom))
         .await
-        .expect_error(503, "notes_unavailable");
+        .expect_error(404, "not_found");
+    let accepted =
+        call(Method::POST, &url, Some(&service.api_token), Some(&json!({"kind": "summary"}))).await;
+    assert_eq!(accepted.status, 202, "{}", accepted.text);
+    assert_eq!(accepted.body, json!({"meeting_id": ids[0], "status": "summarising"}));
 }
 
 #[tokio::test]
@@ -254,7 +259,10 @@ async fn import_checks_paths_formats_and_sizes() {
     import(at("notes.txt")).await.expect_error(415, "unsupported_audio_format");
     import(at("huge.wav")).await.expect_error(413, "file_too_large");
     import(at("talk.mp3")).await.expect_error(400, "converter_missing");
-    import(at("talk.wav")).await.expect_error(503, "model_unavailable");
+    let missing = import(at("talk.wav")).await;
+    missing.expect_error(503, "model_unavailable");
+    let message = missing.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("recorder models install"), "says how to get one: {message}");
 }
 
 fn wav_header() -> Vec<u8> {

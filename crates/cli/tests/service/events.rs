@@ -11,16 +11,16 @@ use crate::{call, BIN};
 
 /// One parsed SSE frame.
 #[derive(Debug, Default, Clone)]
-struct Frame {
-    id: Option<String>,
-    event: Option<String>,
-    data: Option<Value>,
+pub struct Frame {
+    pub id: Option<String>,
+    pub event: Option<String>,
+    pub data: Option<Value>,
     retry: Option<String>,
     comment: Option<String>,
 }
 
 /// Opens the stream and returns a receiver of frames.
-async fn open(
+pub async fn open(
     service: &TestService,
     last_event_id: Option<&str>,
 ) -> tokio::sync::mpsc::UnboundedReceiver<Frame> {

@@ -3,6 +3,7 @@
 
 pub mod events;
 pub mod meetings;
+pub mod models;
 pub mod pair;
 pub mod person;
 pub mod recording;

@@ -1,19 +1,21 @@
 //! Recording, prompts, import and notes regeneration through `/v1`.
 //!
-//! Every gate of the contract runs here in order; capture, transcription and the
-//! notes engine arrive in later work, so where the capability itself is missing
-//! these routes answer 503 after all checks, and never pretend to succeed.
+//! Every gate of the contract runs here in order. Import and notes queue a job
+//! for the pipeline and answer 202 at once. Capture arrives in later work, so
+//! recording start answers 503 after all checks and never pretends to succeed.
 
 use std::path::{Path as FsPath, PathBuf};
 
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
     Attendee, ErrorBody, ErrorCode, ImportRequest, Marker, MarkerRequest, Meeting, NotesAccepted,
     NotesRequest, Prompt, PromptReply, PromptRequest, StartRequest, StopReply,
 };
-use recorder_domain::{new_id, NoteKind};
-use recorder_store::{PromptRecord, PromptState};
+use recorder_domain::{new_id, Channel, MeetingStatus, NoteKind};
+use recorder_store::{JobKind, MeetingRecord, PromptRecord, PromptState, StoreError};
+use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -196,12 +198,13 @@ pub async fn marker(body: axum::body::Bytes) -> ApiResult<Json<Marker>> {
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ImportRequest>,
-) -> ApiResult<Json<Meeting>> {
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
     if let Some(title) = &request.title {
         text("title", title, 500)?;
     }
     let path = resolve_import_path(&request.path, state.environment.home.as_deref())?;
-    let is_wav = tokio::task::spawn_blocking(move || check_import_file(&path))
+    let checked = path.clone();
+    let is_wav = tokio::task::spawn_blocking(move || check_import_file(&checked))
         .await
         .map_err(|error| ApiError::internal("checking the import file", error))??;
     if !is_wav && state.environment.find_program("ffmpeg").is_none() {
@@ -210,10 +213,48 @@ pub async fn import(
             "only WAV is read natively; install ffmpeg to import other formats",
         ));
     }
-    Err(ApiError::new(
-        ErrorCode::ModelUnavailable,
-        "transcription needs a speech model and none is installed (transcription is not built into this version yet)",
-    ))
+    crate::models::active_model(&state)?;
+    let record = import_record(&path, request.title);
+    let source_path = std::fs::canonicalize(&path).unwrap_or(path).to_string_lossy().into_owned();
+    let job = JobKind::Transcribe { source_path, channel: Channel::Sys };
+    let stored = record.clone();
+    state
+        .db(move |store| {
+            store
+                .insert_meeting_with_job(&stored, &job, now_ms())
+                .map_err(|e| ApiError::internal("queueing the import", e))
+        })
+        .await?;
+    state.pipeline.wake();
+    state
+        .events
+        .emit("meeting.updated", json!({ "meeting_id": record.id, "status": "transcribing" }));
+    Ok((StatusCode::ACCEPTED, Json(crate::convert::meeting(record))))
+}
+
+/// A new imported meeting, named after the file unless a title is given.
+fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
+    let file_title = || {
+        path.file_stem()
+            .map(|stem| stem.to_string_lossy().trim().to_owned())
+            .filter(|stem| !stem.is_empty())
+            .unwrap_or_else(|| "Imported audio".to_owned())
+    };
+    let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+    MeetingRecord {
+        id: new_id(),
+        title: title.unwrap_or_else(file_title).chars().take(500).collect(),
+        source_app: "import".to_owned(),
+        started_at: now_ms(),
+        ended_at: None,
+        duration_ms: 0,
+        status: MeetingStatus::Transcribing,
+        language: None,
+        starred: false,
+        processing_error: None,
+        attendees: Vec::new(),
+        tags: Vec::new(),
+    }
 }
 
 /// Absolute, or `~/…` under the home folder; never `~user`.
@@ -265,14 +306,13 @@ fn check_import_file(path: &FsPath) -> ApiResult<bool> {
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "meeting_busy"),
         (status = 413, body = ErrorBody),
-        (status = 503, body = ErrorBody, description = "notes_unavailable"),
     ),
     security(("bearer" = [])))]
 pub async fn regenerate_notes(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<NotesRequest>,
-) -> ApiResult<Json<NotesAccepted>> {
+) -> ApiResult<(StatusCode, Json<NotesAccepted>)> {
     let kind = NoteKind::parse(&request.kind).ok_or_else(|| {
         ApiError::invalid(
             "field `kind` must be summary, action_items, decisions, key_points or custom",
@@ -284,20 +324,26 @@ pub async fn regenerate_notes(
         return Err(ApiError::invalid("field `template_id` is required for custom notes"));
     }
     let id = meeting_id(&id)?;
-    let meeting = state
-        .db(move |store| store.meeting(&id).map_err(|e| ApiError::from_store("meeting", e)))
-        .await?;
-    if meeting.status.is_busy() {
-        return Err(ApiError::new(
-            ErrorCode::MeetingBusy,
-            format!(
-                "the meeting is {}; notes can be made when it is done",
-                meeting.status.as_str()
-            ),
-        ));
+    if kind == NoteKind::Custom {
+        // No note templates exist yet, so every template id is unknown.
+        return Err(ApiError::not_found("note template"));
     }
-    Err(ApiError::new(
-        ErrorCode::NotesUnavailable,
-        "the notes engine is not available in this build of recorder yet",
-    ))
+    let queued = id.clone();
+    state
+        .db(move |store| {
+            store.enqueue_notes(&queued, kind.as_str(), None, now_ms()).map_err(|e| match e {
+                StoreError::Busy(status) => ApiError::new(
+                    ErrorCode::MeetingBusy,
+                    format!(
+                        "the meeting is {}; notes can be made when it is ready",
+                        status.as_str()
+                    ),
+                ),
+                other => ApiError::from_store("meeting", other),
+            })
+        })
+        .await?;
+    state.pipeline.wake();
+    state.events.emit("meeting.updated", json!({ "meeting_id": id, "status": "summarising" }));
+    Ok((StatusCode::ACCEPTED, Json(NotesAccepted { meeting_id: id, status: "summarising".into() })))
 }

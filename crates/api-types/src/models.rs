@@ -1,0 +1,78 @@
+//! Shapes of the transcription-model routes of the person's channel
+//! (`/ui/models*`).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `GET /ui/models`
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModelList {
+    /// The catalogue, then installed files that are not in it.
+    pub models: Vec<ModelEntry>,
+    /// The model transcription would use now; null when none is installed.
+    pub active: Option<ActiveModelInfo>,
+    /// Whether `RECORDER_MODEL_PATH` chooses the model (settings are then ignored).
+    pub model_path_env: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModelEntry {
+    /// The model without quantization (`base.en`); for a custom file, its name.
+    pub name: String,
+    /// `f16`, `q8_0`, `q5_1` or `q5_0`; null for a custom file.
+    pub quantization: Option<String>,
+    /// `ggml-<name>[-<quantization>].bin` in the data folder's `models/`.
+    pub file_name: String,
+    /// Download size for catalogue entries; the file's size for custom files.
+    pub size_bytes: Option<u64>,
+    pub english_only: bool,
+    /// Added by the person (`recorder models add`), not from the catalogue.
+    pub custom: bool,
+    pub installed: bool,
+    pub active: bool,
+    /// Set while the file is being downloaded.
+    pub downloading: Option<DownloadProgress>,
+    /// Why the last download of this file failed, until the next attempt.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DownloadProgress {
+    /// Bytes in the file so far (a resumed download counts what it kept).
+    pub received: u64,
+    pub total: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ActiveModelInfo {
+    pub name: String,
+    pub path: String,
+}
+
+/// `POST /ui/models/install`
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelInstallRequest {
+    /// `base.en`, or with a quantization: `base.en-q8_0`.
+    pub name: String,
+    /// `f16`, `q8_0`, `q5_1` or `q5_0`; default q8_0 when published, else f16.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantization: Option<String>,
+}
+
+/// 202 (download started) or 200 (already installed).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModelInstallReply {
+    /// e.g. `base.en-q8_0`
+    pub model: String,
+    pub file_name: String,
+    /// `downloading` or `installed`
+    pub status: String,
+}
+
+/// `DELETE /ui/models/:name`
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModelRemoval {
+    /// The files removed from `models/`.
+    pub removed: Vec<String>,
+}

@@ -1,0 +1,358 @@
+//! `recorder models`: list the whisper.cpp model catalogue, install a model (the
+//! service downloads it; a progress bar follows), add a local ggml file, convert
+//! a CTranslate2 model, choose the active model, remove one.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use recorder_api_types::{ModelEntry, ModelInstallRequest, ModelList};
+use recorder_client::Client;
+use recorder_settings::{DataDir, Environment};
+use recorder_stt::catalogue;
+use recorder_stt::convert::{convert_ct2, OutputType};
+use serde_json::json;
+
+use crate::commands::{connect, Channel, Context, Failure, JsonFlag};
+use crate::output;
+
+/// How often `install` asks the service how the download is going.
+const POLL_EVERY: Duration = Duration::from_millis(250);
+
+#[derive(Subcommand)]
+pub enum ModelsCommand {
+    /// List catalogue models and installed files
+    List(JsonFlag),
+    /// Download a catalogue model (q8_0 when published, else f16) and check it
+    Install {
+        /// e.g. base.en, large-v3-turbo, or with a quantization: small-q5_1
+        name: String,
+        /// Download the f16 file instead of q8_0
+        #[arg(long)]
+        f16: bool,
+    },
+    /// Install a local whisper.cpp ggml model file (it is copied)
+    Add {
+        path: PathBuf,
+        /// Name to use it by (default: the file name without `ggml-` and `.bin`)
+        #[arg(long)]
+        name: Option<String>,
+        /// Replace an installed file of the same name
+        #[arg(long)]
+        force: bool,
+    },
+    /// Convert a CTranslate2 (faster-whisper) model to ggml and install it
+    #[command(name = "import-ct2")]
+    ImportCt2 {
+        /// The model's folder (or several, for a model shipped in parts)
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Write f16 weights instead of q8_0
+        #[arg(long)]
+        f16: bool,
+        /// Name to use it by (default: ct2-<folder name>)
+        #[arg(long)]
+        name: Option<String>,
+        /// Replace an installed file of the same name
+        #[arg(long)]
+        force: bool,
+    },
+    /// Make NAME the transcription model (sets transcription.model)
+    Use { name: String },
+    /// Remove the installed files of NAME
+    Remove { name: String },
+}
+
+pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failure> {
+    match command {
+        ModelsCommand::List(flag) => list(&connect(context, Channel::Person)?, flag.json).await,
+        ModelsCommand::Install { name, f16 } => {
+            install(&connect(context, Channel::Person)?, &name, f16).await
+        }
+        ModelsCommand::Add { path, name, force } => add(context, &path, name, force).await,
+        ModelsCommand::ImportCt2 { dirs, f16, name, force } => {
+            import_ct2(context, dirs, f16, name, force).await
+        }
+        ModelsCommand::Use { name } => use_model(&connect(context, Channel::Person)?, &name).await,
+        ModelsCommand::Remove { name } => {
+            let removal = connect(context, Channel::Person)?.remove_model(&name).await?;
+            println!("removed {}", removal.removed.join(", "));
+            Ok(())
+        }
+    }
+}
+
+async fn list(client: &Client, json: bool) -> Result<(), Failure> {
+    let list = client.models().await?;
+    if json {
+        return output::json(&list);
+    }
+    let rows: Vec<Vec<String>> = list.models.iter().map(row).collect();
+    output::table(&["NAME", "QUANT", "SIZE", "INSTALLED", "ACTIVE"], &rows);
+    println!();
+    print_active(&list);
+    Ok(())
+}
+
+fn row(model: &ModelEntry) -> Vec<String> {
+    let installed = match (&model.downloading, model.installed, &model.error) {
+        (Some(progress), _, _) => match progress.total.filter(|total| *total > 0) {
+            Some(total) => format!("downloading {}%", progress.received * 100 / total),
+            None => "downloading".to_string(),
+        },
+        (None, true, _) => "yes".to_string(),
+        (None, false, Some(_)) => "failed".to_string(),
+        (None, false, None) => "-".to_string(),
+    };
+    vec![
+        model.name.clone(),
+        model.quantization.clone().unwrap_or_else(|| "custom".to_string()),
+        model.size_bytes.map(size).unwrap_or_else(|| "-".to_string()),
+        installed,
+        if model.active { "*".to_string() } else { String::new() },
+    ]
+}
+
+fn print_active(list: &ModelList) {
+    match &list.active {
+        Some(active) if list.model_path_env => {
+            println!("Active: {} ({}, from RECORDER_MODEL_PATH)", active.name, active.path)
+        }
+        Some(active) => println!("Active: {} ({})", active.name, active.path),
+        None => println!(
+            "No transcription model is installed: run `recorder models install base.en` \
+             (or `recorder models add FILE`)."
+        ),
+    }
+}
+
+/// 1 MiB = 1 048 576 bytes, as whisper.cpp lists its models.
+fn size(bytes: u64) -> String {
+    const MIB: f64 = 1024.0 * 1024.0;
+    let mib = bytes as f64 / MIB;
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
+
+async fn install(client: &Client, name: &str, f16: bool) -> Result<(), Failure> {
+    let request = ModelInstallRequest {
+        name: name.to_string(),
+        quantization: f16.then(|| "f16".to_string()),
+    };
+    let reply = client.install_model(&request).await?;
+    if reply.status == "installed" {
+        println!("{} is already installed ({})", reply.model, reply.file_name);
+        return Ok(());
+    }
+    let bar = progress_bar(&reply.model);
+    let outcome = follow(client, &reply.file_name, &bar).await;
+    match &outcome {
+        Ok(()) => bar.finish_and_clear(),
+        Err(_) => bar.abandon(),
+    }
+    outcome?;
+    println!("installed {} ({})", reply.model, reply.file_name);
+    Ok(())
+}
+
+fn progress_bar(model: &str) -> ProgressBar {
+    let bar = ProgressBar::new(0);
+    let style = ProgressStyle::with_template(
+        "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+    )
+    .map(|style| style.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(format!("downloading {model}"));
+    bar
+}
+
+/// Polls `GET /ui/models` until the file is installed or its download failed.
+async fn follow(client: &Client, file_name: &str, bar: &ProgressBar) -> Result<(), Failure> {
+    loop {
+        tokio::time::sleep(POLL_EVERY).await;
+        let list = client.models().await?;
+        let entry =
+            list.models.iter().find(|model| model.file_name == file_name).ok_or_else(|| {
+                Failure::general(format!("the service no longer lists {file_name}"))
+            })?;
+        if let Some(progress) = entry.downloading {
+            bar.set_length(progress.total.unwrap_or(progress.received));
+            bar.set_position(progress.received);
+            continue;
+        }
+        if entry.installed {
+            return Ok(());
+        }
+        let reason = entry.error.clone().unwrap_or_else(|| "the download stopped".to_string());
+        return Err(Failure::general(reason));
+    }
+}
+
+async fn use_model(client: &Client, name: &str) -> Result<(), Failure> {
+    client.patch_settings(&json!({ "transcription": { "model": name } })).await?;
+    println!("transcription.model = {name}");
+    let list = client.models().await?;
+    match &list.active {
+        Some(active) if list.model_path_env => eprintln!(
+            "note: RECORDER_MODEL_PATH is set, so {} is used instead ({})",
+            active.name, active.path
+        ),
+        Some(_) => {}
+        None => eprintln!(
+            "note: {name} is not installed yet: run `recorder models install {name}` \
+             (or `recorder models add FILE --name {name}`)"
+        ),
+    }
+    Ok(())
+}
+
+fn data_dir(context: &Context) -> Result<DataDir, Failure> {
+    DataDir::resolve(context.data_dir.clone(), &Environment::from_process())
+        .map_err(Failure::general)
+}
+
+fn usage(message: String) -> Failure {
+    Failure { message, exit_code: 2 }
+}
+
+/// A name for a file: its stem without `ggml-`, other characters made `-`.
+fn name_from(text: &str) -> String {
+    let text = text.strip_prefix("ggml-").unwrap_or(text);
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
+        .collect();
+    cleaned.trim_start_matches(['.', '-']).chars().take(100).collect()
+}
+
+/// Where a model named `name` is installed; refuses to replace one without `force`.
+fn target(data_dir: &DataDir, name: &str, force: bool) -> Result<PathBuf, Failure> {
+    if !catalogue::is_valid_name(name) {
+        return Err(usage(format!(
+            "\"{name}\" cannot be a model name: use letters, digits, `.`, `_` and `-`"
+        )));
+    }
+    let folder = data_dir.models();
+    std::fs::create_dir_all(&folder).map_err(|error| {
+        Failure::general(format!("cannot create {}: {error}", folder.display()))
+    })?;
+    let target = folder.join(format!("ggml-{name}.bin"));
+    if target.exists() && !force {
+        return Err(Failure::general(format!(
+            "{} already exists; add --force to replace it",
+            target.display()
+        )));
+    }
+    Ok(target)
+}
+
+async fn add(
+    context: &Context,
+    path: &Path,
+    name: Option<String>,
+    force: bool,
+) -> Result<(), Failure> {
+    let stem = path.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+    let name = name.unwrap_or_else(|| name_from(stem));
+    check_ggml(path)?;
+    let target = target(&data_dir(context)?, &name, force)?;
+    let (source, destination) = (path.to_path_buf(), target.clone());
+    tokio::task::spawn_blocking(move || copy_atomically(&source, &destination))
+        .await
+        .map_err(Failure::general)?
+        .map_err(|error| {
+            Failure::general(format!(
+                "cannot copy {} into the data folder: {error}",
+                path.display()
+            ))
+        })?;
+    println!("added {name} ({})", target.display());
+    println!("use it for transcription with `recorder models use {name}`");
+    Ok(())
+}
+
+/// Refuses anything that is not a whisper.cpp ggml file.
+fn check_ggml(path: &Path) -> Result<(), Failure> {
+    use std::io::Read;
+    let mut header = [0u8; 4];
+    let read = std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut header));
+    if let Err(error) = read {
+        if error.kind() != std::io::ErrorKind::UnexpectedEof {
+            return Err(Failure::general(format!("cannot read {}: {error}", path.display())));
+        }
+    }
+    if !catalogue::is_ggml_file(&header) {
+        return Err(Failure::general(format!(
+            "{} is not a whisper.cpp ggml model (it does not start with the ggml magic number); \
+             for a faster-whisper (CTranslate2) folder use `recorder models import-ct2`",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Copies through a temporary file in the destination's folder, then renames, so
+/// a model file is never seen half-written.
+fn copy_atomically(source: &Path, destination: &Path) -> std::io::Result<()> {
+    let folder = destination.parent().unwrap_or(Path::new("."));
+    let name = destination.file_name().and_then(|name| name.to_str()).unwrap_or("model");
+    let temporary = folder.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = std::fs::copy(source, &temporary)
+        .and_then(|_| std::fs::File::open(&temporary)?.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, destination));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+async fn import_ct2(
+    context: &Context,
+    dirs: Vec<PathBuf>,
+    f16: bool,
+    name: Option<String>,
+    force: bool,
+) -> Result<(), Failure> {
+    let folder_name = dirs
+        .first()
+        .and_then(|dir| dir.file_name())
+        .and_then(|name| name.to_str())
+        .unwrap_or("model");
+    let name = name.unwrap_or_else(|| format!("ct2-{}", name_from(folder_name)));
+    let target = target(&data_dir(context)?, &name, force)?;
+    let output_type = if f16 { OutputType::F16 } else { OutputType::Q8_0 };
+    eprintln!("converting {folder_name} to {} ...", target.display());
+    let destination = target.clone();
+    let report = tokio::task::spawn_blocking(move || convert_ct2(&dirs, &destination, output_type))
+        .await
+        .map_err(Failure::general)?
+        .map_err(|error| Failure::general(format!("conversion failed: {error}")))?;
+    println!(
+        "added {name} ({}): {} tensors, {} tokens, {}",
+        target.display(),
+        report.tensors,
+        report.n_vocab,
+        size(report.bytes)
+    );
+    println!("use it for transcription with `recorder models use {name}`");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_file_names() {
+        assert_eq!(name_from("ggml-base.en"), "base.en");
+        assert_eq!(name_from("my model (v2)"), "my-model--v2-");
+        assert_eq!(name_from("..hidden"), "hidden");
+        assert_eq!(size(81_781_811), "78 MiB");
+        assert_eq!(size(1_624_555_275), "1.5 GiB");
+    }
+}

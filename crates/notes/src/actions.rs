@@ -1,0 +1,370 @@
+//! Action items: commitments and requests found in the transcript, with an owner.
+//!
+//! Each sentence is scanned left to right for triggers:
+//! - first-person commitments ("I'll", "I will", "I'm going to"; weaker "I need to")
+//!   are owned by the speaker;
+//! - requests ("can you", "could you", "please", "make sure to"; weaker "you should")
+//!   are owned by the person addressed ("Alice, please …", "…, Bob?"), or else by the
+//!   other party: "Them" when the user asked, the user when someone else asked;
+//! - "<Name> will …" is owned by that person; after "action item:" or "todo:" any
+//!   capitalised name counts, and "action item for Carol:" names the owner outright;
+//! - team proposals ("let's", "we need to") are owned by "Everyone" unless they hand
+//!   the task to someone ("let's have Dana …").
+//!
+//! Weak triggers need a deadline or a task verb; phrasings that are not tasks ("I'll be
+//! honest", "can you hear me", "let's get started") are stopped; items with the same
+//! wording are kept once, in spoken order.
+
+use std::collections::BTreeSet;
+
+use crate::owners::{Names, CLAUSE_OPENERS};
+use crate::task::{
+    clause_end, is_concrete, is_vague, skip_lead_ins, starts_with, stopped, trim_trailing, wording,
+    FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
+};
+use crate::text::{deadline_start, is_calendar_word, tokens, words, Token};
+use crate::transcript::Sentence;
+use crate::{ActionItemDraft, Context};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Owner {
+    Speaker,
+    OtherParty,
+    Everyone,
+    Named(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    FirstPerson,
+    Request,
+    Team,
+    Marker,
+}
+
+/// A trigger found at `start`; its task starts at `body`.
+struct Hit {
+    start: usize,
+    body: usize,
+    kind: Kind,
+    weak: bool,
+    owner: Owner,
+}
+
+/// A trigger phrase. `weak` ones need a concrete task; `imperative` ones must open a clause.
+struct Pattern {
+    words: &'static [&'static str],
+    weak: bool,
+    imperative: bool,
+}
+
+const fn strong(words: &'static [&'static str]) -> Pattern {
+    Pattern { words, weak: false, imperative: false }
+}
+const fn weak(words: &'static [&'static str]) -> Pattern {
+    Pattern { words, weak: true, imperative: false }
+}
+const fn imperative(words: &'static [&'static str]) -> Pattern {
+    Pattern { words, weak: false, imperative: true }
+}
+
+const FIRST_PERSON: &[Pattern] = &[
+    strong(&["i'll"]),
+    strong(&["i", "will"]),
+    strong(&["i'm", "going", "to"]),
+    strong(&["i", "am", "going", "to"]),
+    strong(&["i'm", "gonna"]),
+    strong(&["i", "am", "gonna"]),
+    strong(&["i", "shall"]),
+    weak(&["i", "need", "to"]),
+    weak(&["i", "have", "to"]),
+    weak(&["i've", "got", "to"]),
+    weak(&["i", "gotta"]),
+    weak(&["i", "should"]),
+    weak(&["i", "must"]),
+];
+const REQUESTS: &[Pattern] = &[
+    strong(&["can", "you"]),
+    strong(&["could", "you"]),
+    strong(&["would", "you"]),
+    strong(&["will", "you"]),
+    strong(&["can", "u"]),
+    imperative(&["please"]),
+    imperative(&["make", "sure", "to"]),
+    imperative(&["make", "sure", "you"]),
+    imperative(&["be", "sure", "to"]),
+    imperative(&["don't", "forget", "to"]),
+    imperative(&["remember", "to"]),
+    weak(&["you", "need", "to"]),
+    weak(&["you", "have", "to"]),
+    weak(&["you", "should"]),
+];
+const TEAM: &[&[&str]] = &[
+    &["let's"],
+    &["let", "us"],
+    &["we", "need", "to"],
+    &["we", "have", "to"],
+    &["we've", "got", "to"],
+    &["we", "gotta"],
+    &["we", "should"],
+    &["we", "must"],
+];
+/// What follows a name to make it the owner: "Bob will …", "Bob needs to …".
+const NAMED: &[Pattern] = &[
+    strong(&["will"]),
+    strong(&["is", "going", "to"]),
+    strong(&["is", "gonna"]),
+    weak(&["needs", "to"]),
+    weak(&["has", "to"]),
+    weak(&["should"]),
+];
+/// Only after a marker: "Action item: Bob to send …".
+const NAMED_AFTER_MARKER: &[Pattern] = &[strong(&["to"]), strong(&["can"])];
+/// Markers, and whether their last word must carry a colon.
+const MARKERS: &[(&[&str], bool)] = &[
+    (&["action", "item"], false),
+    (&["action", "items"], false),
+    (&["todo"], false),
+    (&["to-do"], false),
+    (&["to", "do"], true),
+    (&["next", "step"], true),
+    (&["next", "steps"], true),
+];
+const QUESTION_WORDS: &[&str] =
+    &["what", "how", "where", "why", "who", "which", "when", "whether", "whatever", "do", "if"];
+const HANDOVER: &[&str] = &["have", "get", "ask"];
+const DESCRIBING: &[&str] = &["what", "whatever", "how", "why", "where", "if", "whether"];
+
+/// Action items of the whole meeting, in spoken order, each wording once.
+pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemDraft> {
+    let names = Names::new(sentences, context);
+    let mut seen = BTreeSet::new();
+    let mut items = Vec::new();
+    for sentence in sentences {
+        for (text, owner) in sentence_items(sentence, &names) {
+            if seen.insert(words(&text).join(" ")) {
+                let owner = resolve(owner, &sentence.speaker, context);
+                items.push(ActionItemDraft { text, owner });
+            }
+        }
+    }
+    items
+}
+
+fn resolve(owner: Owner, speaker: &str, context: &Context) -> String {
+    match owner {
+        Owner::Speaker => speaker.to_string(),
+        Owner::Everyone => "Everyone".to_string(),
+        Owner::Named(name) => name,
+        Owner::OtherParty => {
+            let user = context.user_name.trim();
+            let user = if user.is_empty() { "Me" } else { user };
+            if speaker.trim().eq_ignore_ascii_case(user) {
+                "Them".to_string()
+            } else {
+                user.to_string()
+            }
+        }
+    }
+}
+
+fn sentence_items(sentence: &Sentence, names: &Names) -> Vec<(String, Owner)> {
+    let tokens = tokens(&sentence.text);
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        match marker(&tokens, at, names).or_else(|| trigger(&tokens, at, names, false)) {
+            Some(hit) => {
+                at = hit.body.max(at + 1);
+                hits.push(hit);
+            }
+            None => at += 1,
+        }
+    }
+    let mut items = Vec::new();
+    let mut previous_end = 0;
+    for (n, hit) in hits.iter().enumerate() {
+        let limit = hits.get(n + 1).map_or(tokens.len(), |next| next.start);
+        let end = clause_end(&tokens, hit.body, limit);
+        items.extend(item(&tokens, hit, end, previous_end, names));
+        previous_end = end;
+    }
+    items
+}
+
+fn matching<'a>(tokens: &[Token], at: usize, patterns: &'a [Pattern]) -> Option<&'a Pattern> {
+    patterns.iter().find(|pattern| starts_with(tokens, at, pattern.words))
+}
+
+/// A hit for `pattern` matched at `at`; `start` is earlier when a name leads it.
+fn found(
+    start: usize,
+    at: usize,
+    pattern: &Pattern,
+    tokens: &[Token],
+    kind: Kind,
+    owner: Owner,
+) -> Hit {
+    let body = skip_lead_ins(tokens, at + pattern.words.len());
+    Hit { start, body, kind, weak: pattern.weak, owner }
+}
+
+fn opens_clause(tokens: &[Token], at: usize) -> bool {
+    at.checked_sub(1).and_then(|before| tokens.get(before)).is_none_or(|previous| {
+        previous.has_comma() || CLAUSE_OPENERS.contains(&previous.norm.as_str())
+    })
+}
+
+/// Whether a question word just before `at` makes a request a real question
+/// ("how can you tell", "do you need to").
+fn after_question_word(tokens: &[Token], at: usize) -> bool {
+    (at.saturating_sub(2)..at).any(|k| QUESTION_WORDS.contains(&tokens[k].norm.as_str()))
+}
+
+fn trigger(tokens: &[Token], at: usize, names: &Names, after_marker: bool) -> Option<Hit> {
+    let token = &tokens[at];
+    // "Alice, please …", "bob can you …": a request addressed by name.
+    let vocative = if token.has_comma() { names.addressee(token) } else { names.known(token) };
+    if let Some(name) = vocative.filter(|_| after_marker || opens_clause(tokens, at)) {
+        if let Some(pattern) = matching(tokens, at + 1, REQUESTS) {
+            return Some(found(at, at + 1, pattern, tokens, Kind::Request, Owner::Named(name)));
+        }
+    }
+    // "Bob will …", and after a marker "Bob to …".
+    let named = if after_marker { names.addressee(token) } else { names.known(token) };
+    if let Some(name) = named.filter(|_| !token.has_comma()) {
+        let after = if after_marker { NAMED_AFTER_MARKER } else { &[] };
+        if let Some(pattern) = matching(tokens, at + 1, NAMED).or(matching(tokens, at + 1, after)) {
+            return Some(found(at, at + 1, pattern, tokens, Kind::FirstPerson, Owner::Named(name)));
+        }
+    }
+    if let Some(pattern) = matching(tokens, at, FIRST_PERSON) {
+        // "what I'm going to do is …" describes, it does not commit.
+        let described = at
+            .checked_sub(1)
+            .is_some_and(|before| DESCRIBING.contains(&tokens[before].norm.as_str()));
+        return (!described)
+            .then(|| found(at, at, pattern, tokens, Kind::FirstPerson, Owner::Speaker));
+    }
+    if let Some(pattern) = matching(tokens, at, REQUESTS) {
+        let placed = if pattern.imperative {
+            after_marker || opens_clause(tokens, at)
+        } else {
+            !after_question_word(tokens, at)
+        };
+        return placed.then(|| found(at, at, pattern, tokens, Kind::Request, Owner::OtherParty));
+    }
+    let team = TEAM.iter().find(|words| starts_with(tokens, at, words))?;
+    let mut hit = found(at, at, &weak(team), tokens, Kind::Team, Owner::Everyone);
+    // "let's have Dana draft …": the task is handed to Dana.
+    if tokens.get(hit.body).is_some_and(|t| HANDOVER.contains(&t.norm.as_str())) {
+        if let Some(name) = tokens.get(hit.body + 1).and_then(|t| names.known(t)) {
+            let after_name = hit.body + 2;
+            let skip_to = usize::from(tokens.get(after_name).is_some_and(|t| t.norm == "to"));
+            hit.body = skip_lead_ins(tokens, after_name + skip_to);
+            hit.owner = Owner::Named(name);
+        }
+    }
+    Some(hit)
+}
+
+/// "action item: …", "action item for Carol: …", "todo: …", "next steps: …".
+fn marker(tokens: &[Token], at: usize, names: &Names) -> Option<Hit> {
+    let (words, _) = MARKERS.iter().find(|(words, colon)| {
+        starts_with(tokens, at, words)
+            && (!colon || tokens[at + words.len() - 1].raw.ends_with(':'))
+    })?;
+    let mut next = at + words.len();
+    let mut owner = None;
+    if tokens.get(next).is_some_and(|t| t.norm == "for") {
+        owner = tokens.get(next + 1).and_then(|t| match t.norm.as_str() {
+            "me" => Some(Owner::Speaker),
+            "you" => Some(Owner::OtherParty),
+            "us" | "everyone" | "everybody" | "all" | "team" => Some(Owner::Everyone),
+            _ => names.addressee(t).map(Owner::Named),
+        });
+        if owner.is_some() {
+            next += 2;
+        }
+    }
+    while tokens.get(next).is_some_and(|t| matches!(t.norm.as_str(), "is" | "are" | "to")) {
+        next += 1;
+    }
+    if next < tokens.len() {
+        if let Some(inner) = trigger(tokens, next, names, true) {
+            let owner = owner.unwrap_or(inner.owner);
+            return Some(Hit { start: at, body: inner.body, kind: inner.kind, weak: false, owner });
+        }
+    }
+    let owner = owner.unwrap_or(Owner::Everyone);
+    Some(Hit {
+        start: at,
+        body: skip_lead_ins(tokens, next),
+        kind: Kind::Marker,
+        weak: false,
+        owner,
+    })
+}
+
+fn item(
+    tokens: &[Token],
+    hit: &Hit,
+    end: usize,
+    previous_end: usize,
+    names: &Names,
+) -> Option<(String, Owner)> {
+    let mut owner = hit.owner.clone();
+    let mut end = trim_trailing(tokens, hit.body, end);
+    // "Can you review it, Bob?": a trailing name says who was asked.
+    if owner == Owner::OtherParty && end >= hit.body + 3 && tokens[end - 2].has_comma() {
+        if let Some(name) = names.addressee(&tokens[end - 1]) {
+            owner = Owner::Named(name);
+            end = trim_trailing(tokens, hit.body, end - 1);
+        }
+    }
+    let body = &tokens[hit.body..end];
+    let norms: Vec<&str> = body.iter().map(|t| t.norm.as_str()).filter(|n| !n.is_empty()).collect();
+    let stops = match hit.kind {
+        Kind::FirstPerson => FIRST_PERSON_STOPS,
+        Kind::Request => REQUEST_STOPS,
+        Kind::Team => TEAM_STOPS,
+        Kind::Marker => "",
+    };
+    if norms.len() < 2 || is_vague(&norms) || stopped(stops, &norms) {
+        return None;
+    }
+    if hit.weak && !is_concrete(&norms, hit.kind == Kind::Team) {
+        return None;
+    }
+    let mut text = wording(body)?;
+    if deadline_start(&norms).is_none() {
+        if let Some(deadline) = leading_deadline(tokens, previous_end, hit.start) {
+            text.push(' ');
+            text.push_str(&deadline);
+        }
+    }
+    Some((text, owner))
+}
+
+/// A deadline said just before the trigger ("By Friday, I'll …", "Tomorrow I'll …").
+fn leading_deadline(tokens: &[Token], from: usize, start: usize) -> Option<String> {
+    let region = &tokens[from..start];
+    let norms: Vec<&str> = region.iter().map(|t| t.norm.as_str()).collect();
+    let first = deadline_start(&norms)?;
+    let span = &region[first..];
+    let adjacent = span.len() <= 2 || span.last().is_some_and(Token::has_comma);
+    if span.len() > 5 || !adjacent {
+        return None;
+    }
+    let mut parts: Vec<String> = span
+        .iter()
+        .map(|t| t.raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_string())
+        .filter(|raw| !raw.is_empty())
+        .collect();
+    if let Some(head) = parts.first_mut() {
+        if !is_calendar_word(&span[0].norm) {
+            *head = head.to_lowercase();
+        }
+    }
+    Some(parts.join(" "))
+}

@@ -1,0 +1,146 @@
+//! The built-in notes engine: turns a meeting transcript into Markdown notes with no
+//! model, no network and no file access.
+//!
+//! Every function here is pure and deterministic: the same lines and context always
+//! give byte-identical notes (no hash-map order, no clock, no randomness).
+//!
+//! The pipeline: Whisper segments are joined per speaker turn and split into whole
+//! sentences (`transcript`), ranked extractively (`scoring`), scanned for decisions
+//! (`decisions`) and for action items (`actions`, with `task` wording and `owners`),
+//! and written as Markdown (`render`).
+
+mod actions;
+mod decisions;
+mod owners;
+mod render;
+mod scoring;
+mod task;
+mod text;
+mod transcript;
+
+use recorder_domain::NoteKind;
+
+use crate::text::tidy_sentence;
+use crate::transcript::Sentence;
+
+/// One transcript segment as the speech recogniser produced it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Line {
+    pub speaker: String,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
+/// What the engine knows about the meeting besides its words.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Context {
+    /// The user's own speaker name (the microphone channel).
+    pub user_name: String,
+    /// Invitees as names or email addresses; used to recognise action-item owners.
+    pub attendees: Vec<String>,
+    pub title: String,
+}
+
+/// An action item found in the transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionItemDraft {
+    /// The task as a short imperative ("Send the budget report by Friday").
+    pub text: String,
+    /// A speaker, an addressed name, "Them", or "Everyone".
+    pub owner: String,
+}
+
+/// One generated note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// Never empty.
+    pub content_md: String,
+    pub action_items: Option<Vec<ActionItemDraft>>,
+}
+
+/// Generates one note kind. `action_items` is Some only for NoteKind::ActionItems.
+/// Custom is treated like Summary.
+pub fn generate(kind: NoteKind, lines: &[Line], context: &Context) -> Generated {
+    let sentences = transcript::sentences(lines);
+    let wants_items = matches!(kind, NoteKind::ActionItems);
+    if sentences.is_empty() {
+        let action_items = wants_items.then(Vec::new);
+        return Generated { content_md: render::NO_SPEECH.to_string(), action_items };
+    }
+    let content_md = match kind {
+        NoteKind::Summary | NoteKind::Custom => summary(&sentences, context),
+        NoteKind::KeyPoints => key_points(&sentences, context),
+        NoteKind::Decisions => render::decisions(&decisions::find(&sentences)),
+        NoteKind::ActionItems => {
+            let items = actions::find(&sentences, context);
+            let content_md = render::checklist(&items);
+            return Generated { content_md, action_items: Some(items) };
+        }
+    };
+    Generated { content_md, action_items: None }
+}
+
+/// The action items of a transcript, in spoken order.
+pub fn action_items(lines: &[Line], context: &Context) -> Vec<ActionItemDraft> {
+    actions::find(&transcript::sentences(lines), context)
+}
+
+/// The central sentences as one paragraph, in spoken order.
+fn summary(sentences: &[Sentence], context: &Context) -> String {
+    let scores = scoring::rank(sentences, &context.title);
+    let chosen = scoring::select(sentences, &scores, scoring::summary_size(sentences.len()));
+    let texts: Vec<String> = chosen.iter().map(|at| tidy_sentence(&sentences[*at].text)).collect();
+    render::paragraph(&texts)
+}
+
+/// The most important distinct sentences, each with its speaker.
+fn key_points(sentences: &[Sentence], context: &Context) -> String {
+    let scores = scoring::rank(sentences, &context.title);
+    let chosen = scoring::select(sentences, &scores, scoring::key_point_size(sentences.len()));
+    let points: Vec<(String, String)> = chosen
+        .iter()
+        .map(|at| (sentences[*at].speaker.clone(), tidy_sentence(&sentences[*at].text)))
+        .collect();
+    render::attributed(&points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(speaker: &str, text: &str) -> Line {
+        Line { speaker: speaker.into(), text: text.into(), ..Line::default() }
+    }
+
+    #[test]
+    fn every_kind_says_so_when_nothing_was_said() {
+        let silence = [line("Me", "[BLANK_AUDIO]"), line("Them", "   ")];
+        for kind in NoteKind::ALL {
+            let note = generate(kind, &silence, &Context::default());
+            assert_eq!(note.content_md, render::NO_SPEECH, "{}", kind.as_str());
+            assert_eq!(note.action_items.is_some(), kind == NoteKind::ActionItems);
+        }
+    }
+
+    #[test]
+    fn custom_is_a_summary() {
+        let lines = [
+            line("Me", "The onboarding flow loses half of new users at the payment step."),
+            line("Them", "Moving the payment step later in the onboarding flow should help."),
+        ];
+        let context = Context::default();
+        assert_eq!(
+            generate(NoteKind::Custom, &lines, &context),
+            generate(NoteKind::Summary, &lines, &context)
+        );
+    }
+
+    #[test]
+    fn only_filler_still_gives_a_note() {
+        let lines = [line("Me", "Yeah."), line("Them", "Okay.")];
+        for kind in NoteKind::ALL {
+            assert!(!generate(kind, &lines, &Context::default()).content_md.is_empty());
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Markdown output. Transcript text is escaped so a stray `*`, `_` or `<` spoken into
+//! the transcript (or produced by ASR) cannot change the note's formatting.
+
+use crate::decisions::Decision;
+use crate::ActionItemDraft;
+
+pub(crate) const NO_SPEECH: &str = "_No speech was transcribed._";
+pub(crate) const NO_DECISIONS: &str = "_No decisions were recorded._";
+pub(crate) const NO_ACTION_ITEMS: &str = "_No action items were found._";
+
+/// Escapes the characters that carry meaning inline in CommonMark.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Escapes text that starts a line, so it cannot open a list or a heading.
+fn escape_line_start(text: &str) -> String {
+    let escaped = escape(text);
+    let digits = escaped.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && escaped[digits..].starts_with(['.', ')']) {
+        return format!("{}\\{}", &escaped[..digits], &escaped[digits..]);
+    }
+    if escaped.starts_with(['-', '+', '=']) {
+        return format!("\\{escaped}");
+    }
+    escaped
+}
+
+/// Sentences as one paragraph.
+pub(crate) fn paragraph(sentences: &[String]) -> String {
+    escape_line_start(&sentences.join(" "))
+}
+
+/// `- **Speaker:** sentence` per item.
+pub(crate) fn attributed(items: &[(String, String)]) -> String {
+    items
+        .iter()
+        .map(|(speaker, text)| format!("- **{}:** {}", escape(speaker), escape(text)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The decisions list, or a note that there were none.
+pub(crate) fn decisions(decisions: &[Decision]) -> String {
+    if decisions.is_empty() {
+        return NO_DECISIONS.to_string();
+    }
+    decisions
+        .iter()
+        .map(|decision| {
+            let line = format!("- **{}:** {}", escape(&decision.speaker), escape(&decision.text));
+            match &decision.agreed_by {
+                Some(by) => format!("{line} _(agreed by {})_", escape(by)),
+                None => line,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `- [ ] Task (Owner)` per item, or a note that there were none.
+pub(crate) fn checklist(items: &[ActionItemDraft]) -> String {
+    if items.is_empty() {
+        return NO_ACTION_ITEMS.to_string();
+    }
+    items
+        .iter()
+        .map(|item| format!("- [ ] {} ({})", escape(&item.text), escape(&item.owner)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_in_transcript_text_is_escaped() {
+        assert_eq!(escape("use *args and <b>x_y</b>"), "use \\*args and \\<b\\>x\\_y\\</b\\>");
+        assert_eq!(paragraph(&["1. First point.".into()]), "1\\. First point.");
+        assert_eq!(paragraph(&["- dash start.".into()]), "\\- dash start.");
+    }
+
+    #[test]
+    fn lists_render_one_line_per_item() {
+        let items = [
+            ActionItemDraft { text: "Send the deck".into(), owner: "Me".into() },
+            ActionItemDraft { text: "Book the room".into(), owner: "Everyone".into() },
+        ];
+        assert_eq!(checklist(&items), "- [ ] Send the deck (Me)\n- [ ] Book the room (Everyone)");
+        assert_eq!(checklist(&[]), NO_ACTION_ITEMS);
+        let points = [("Them".to_string(), "Budget is tight.".to_string())];
+        assert_eq!(attributed(&points), "- **Them:** Budget is tight.");
+        let agreed = Decision {
+            speaker: "Them".into(),
+            text: "Ship Monday.".into(),
+            agreed_by: Some("Me".into()),
+        };
+        assert_eq!(decisions(&[agreed]), "- **Them:** Ship Monday. _(agreed by Me)_");
+        assert_eq!(decisions(&[]), NO_DECISIONS);
+    }
+}

@@ -1,0 +1,72 @@
+//! Transcription models on the person's channel (`/ui/models*`): list the
+//! catalogue and what is installed, install a model (a background download), and
+//! remove installed files. Downloading is something only the person asks for.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use recorder_api_types::{ModelInstallReply, ModelInstallRequest, ModelList, ModelRemoval};
+use recorder_stt::catalogue;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::models::{self, install};
+use crate::state::AppState;
+
+/// `GET /ui/models` → `{ models, active, model_path_env }`
+pub async fn list_models(State(state): State<AppState>) -> ApiResult<Json<ModelList>> {
+    let list = tokio::task::spawn_blocking(move || models::list(&state))
+        .await
+        .map_err(|error| ApiError::internal("listing models", error))?;
+    Ok(Json(list))
+}
+
+/// `POST /ui/models/install` `{ name, quantization? }` → 202 (downloading) or 200
+/// (already installed) `{ model, file_name, status }`; 409 `download_in_progress`.
+pub async fn install_model(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<ModelInstallRequest>,
+) -> ApiResult<(StatusCode, Json<ModelInstallReply>)> {
+    let (started, reply) = install::start(&state, &request.name, request.quantization.as_deref())?;
+    let status = if started { StatusCode::ACCEPTED } else { StatusCode::OK };
+    Ok((status, Json(reply)))
+}
+
+/// `DELETE /ui/models/:name` → `{ removed }`: every installed file of that model
+/// (all quantizations of a catalogue name without one); 404 when there is none.
+pub async fn remove_model(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<ModelRemoval>> {
+    if !catalogue::is_valid_name(&name) {
+        return Err(ApiError::not_found("model"));
+    }
+    let files = catalogue::candidate_files(&name);
+    if let Some(busy) = files.iter().find(|file| state.model_downloads.is_running(file)) {
+        return Err(install::already_downloading(busy));
+    }
+    let folder = state.data_dir.models();
+    let removed = tokio::task::spawn_blocking(move || remove_files(&folder, &files))
+        .await
+        .map_err(|error| ApiError::internal("removing a model", error))?
+        .map_err(|error| ApiError::internal("removing a model", error))?;
+    if removed.is_empty() {
+        return Err(ApiError::not_found(&format!("installed model \"{name}\"")));
+    }
+    tracing::info!(?removed, "transcription model removed");
+    Ok(Json(ModelRemoval { removed }))
+}
+
+/// Removes the files that exist (and their partial downloads); returns their names.
+fn remove_files(folder: &std::path::Path, files: &[String]) -> std::io::Result<Vec<String>> {
+    let mut removed = Vec::new();
+    for file in files {
+        let _ = std::fs::remove_file(folder.join(format!("{file}.part")));
+        match std::fs::remove_file(folder.join(file)) {
+            Ok(()) => removed.push(file.clone()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(removed)
+}

@@ -1,0 +1,199 @@
+//! Installing a catalogue model: a background download through egress into
+//! `models/<file>.part` (resumed with `Range` after an interruption), checked
+//! against the catalogue's checksums, then renamed into place. Progress is
+//! published as `models.download` events (at most 4 a second), the end as
+//! `models.installed` or `error`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use recorder_api_types::{ErrorCode, ModelInstallReply};
+use recorder_egress::{Method, OutboundRequest, Verdict};
+use recorder_stt::catalogue::{self, CatalogueEntry, Quantization};
+use serde_json::json;
+use url::Url;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Why a download is made, as the Privacy Ledger shows it.
+pub const PURPOSE: &str = "model download";
+/// Longest wait for the server's answer or for the next chunk of it.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// At most 4 progress events a second.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Starts installing `name` (with an optional quantization): 202 `downloading`,
+/// or 200 `installed` when the file is already there.
+pub fn start(
+    state: &AppState,
+    name: &str,
+    quantization: Option<&str>,
+) -> Result<(bool, ModelInstallReply), ApiError> {
+    let entry = lookup(name, quantization)?;
+    let reply = |status: &str| ModelInstallReply {
+        model: entry.id().to_string(),
+        file_name: entry.file_name.to_string(),
+        status: status.to_string(),
+    };
+    if state.data_dir.models().join(entry.file_name).is_file() {
+        return Ok((false, reply("installed")));
+    }
+    let url = download_url(state, entry)?;
+    if !state.model_downloads.try_begin(entry.file_name) {
+        return Err(already_downloading(entry.file_name));
+    }
+    tokio::spawn(run(state.clone(), entry, url));
+    Ok((true, reply("downloading")))
+}
+
+pub fn already_downloading(file_name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::DownloadInProgress,
+        format!("{file_name} is already being downloaded; wait for it to finish"),
+    )
+}
+
+fn lookup(name: &str, quantization: Option<&str>) -> Result<&'static CatalogueEntry, ApiError> {
+    let quantization = match quantization {
+        Some(text) => Some(Quantization::parse(text).ok_or_else(|| {
+            ApiError::invalid("field `quantization` must be f16, q8_0, q5_1 or q5_0")
+        })?),
+        None => None,
+    };
+    let entry = catalogue::find(name, quantization).ok_or_else(|| {
+        let which = quantization.map(|q| format!(" as {}", q.as_str())).unwrap_or_default();
+        ApiError::invalid(format!(
+            "field `name`: the catalogue has no model \"{name}\"{which} (see `recorder models list`)"
+        ))
+    })?;
+    if !entry.has_checksum() {
+        return Err(ApiError::invalid(format!(
+            "{} has no published checksum, so it cannot be verified; download it yourself and \
+             install it with `recorder models add FILE`",
+            entry.file_name
+        )));
+    }
+    Ok(entry)
+}
+
+fn download_url(state: &AppState, entry: &CatalogueEntry) -> Result<Url, ApiError> {
+    let base = state.environment.model_base_url.as_deref();
+    Url::parse(&entry.url_with_base(base))
+        .map_err(|error| ApiError::internal("reading RECORDER_MODEL_BASE_URL", error))
+}
+
+/// The background download; always ends the registry's record of it.
+async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
+    let result = fetch(&state, entry, url).await;
+    let model = entry.id();
+    match &result {
+        Ok(path) => {
+            tracing::info!(model, "transcription model installed");
+            let path = path.display().to_string();
+            state.events.emit(
+                "models.installed",
+                json!({ "model": model, "file_name": entry.file_name, "path": path }),
+            );
+        }
+        Err(message) => {
+            tracing::warn!(model, %message, "transcription model download failed");
+            state.events.emit(
+                "error",
+                json!({ "message": message, "model": model, "file_name": entry.file_name }),
+            );
+        }
+    }
+    state.model_downloads.finish(entry.file_name, result.err());
+}
+
+/// Downloads, verifies and renames; returns the installed file's path.
+async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<PathBuf, String> {
+    let folder = state.data_dir.models();
+    let failed = |error: &dyn std::fmt::Display| format!("installing {}: {error}", entry.file_name);
+    tokio::fs::create_dir_all(&folder).await.map_err(|e| failed(&e))?;
+    let part = folder.join(format!("{}.part", entry.file_name));
+    let mut file = tokio::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&part)
+        .await
+        .map_err(|e| failed(&e))?;
+    let kept = file.metadata().await.map_err(|e| failed(&e))?.len();
+    // A partial file longer than the model cannot be its beginning.
+    let resume_from = if entry.size_bytes.is_some_and(|size| kept > size) { 0 } else { kept };
+    let mut request = OutboundRequest::new(Method::GET, url, PURPOSE);
+    request.timeout = IDLE_TIMEOUT;
+    let mut progress = Progress::new(state, entry);
+    let downloaded = state
+        .egress
+        .download(request, Verdict::Allow, &mut file, resume_from, |received, total| {
+            progress.report(received, total)
+        })
+        .await;
+    if let Err(error) = downloaded {
+        drop(file);
+        discard_if_empty(&part).await;
+        return Err(failed(&error));
+    }
+    file.sync_all().await.map_err(|e| failed(&e))?;
+    drop(file);
+    verify(entry, &part).await.map_err(|e| failed(&e))?;
+    let installed = folder.join(entry.file_name);
+    tokio::fs::rename(&part, &installed).await.map_err(|e| failed(&e))?;
+    Ok(installed)
+}
+
+/// Checks the downloaded file; a file that fails is deleted (the next attempt
+/// starts over).
+async fn verify(entry: &CatalogueEntry, part: &Path) -> Result<(), String> {
+    let (checked, path) = (entry.clone(), part.to_path_buf());
+    let result = tokio::task::spawn_blocking(move || catalogue::verify_file(&checked, &path))
+        .await
+        .map_err(|error| format!("checking the download failed: {error}"))?;
+    if let Err(error) = result {
+        if let Err(remove) = tokio::fs::remove_file(part).await {
+            tracing::warn!(error = %remove, "could not delete a download that failed its check");
+        }
+        return Err(format!("{error}; the download was discarded"));
+    }
+    Ok(())
+}
+
+async fn discard_if_empty(part: &Path) {
+    if tokio::fs::metadata(part).await.is_ok_and(|metadata| metadata.len() == 0) {
+        let _ = tokio::fs::remove_file(part).await;
+    }
+}
+
+/// Keeps the registry current and emits `models.download` at most every 250 ms.
+struct Progress<'a> {
+    state: &'a AppState,
+    entry: &'a CatalogueEntry,
+    last_event: Option<Instant>,
+}
+
+impl<'a> Progress<'a> {
+    fn new(state: &'a AppState, entry: &'a CatalogueEntry) -> Self {
+        Progress { state, entry, last_event: None }
+    }
+
+    fn report(&mut self, received: u64, total: Option<u64>) {
+        self.state.model_downloads.progress(self.entry.file_name, received, total);
+        if self.last_event.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        self.last_event = Some(Instant::now());
+        self.state.events.emit(
+            "models.download",
+            json!({
+                "model": self.entry.id(),
+                "file_name": self.entry.file_name,
+                "received": received,
+                "total": total,
+            }),
+        );
+    }
+}

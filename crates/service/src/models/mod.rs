@@ -1,0 +1,273 @@
+//! Transcription models: which one is active (`RECORDER_MODEL_PATH`, else the
+//! `transcription.model` setting looked up in the data folder's `models/`), what
+//! is installed, and the downloads in progress (see [`install`]).
+
+pub mod install;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use recorder_api_types::{ActiveModelInfo, DownloadProgress, ErrorCode, ModelEntry, ModelList};
+use recorder_stt::catalogue::{self, CatalogueEntry};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The model file transcription uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveModel {
+    /// The file's name without `ggml-` and `.bin` (e.g. `base.en-q8_0`).
+    pub name: String,
+    pub path: PathBuf,
+}
+
+/// The model transcription would use now: the file named by
+/// `RECORDER_MODEL_PATH`, else the installed file of the `transcription.model`
+/// setting (q8_0 preferred, then f16, then q5; or a custom `ggml-<name>.bin`).
+/// Costs a few `stat` calls. Fails with 503 `model_unavailable`.
+pub fn active_model(state: &AppState) -> Result<ActiveModel, ApiError> {
+    if let Some(path) = &state.environment.model_path {
+        return from_environment(path);
+    }
+    let configured = state.effective_settings().transcription.model;
+    installed_model(&state.data_dir.models(), &configured).ok_or_else(|| unavailable(&configured))
+}
+
+fn from_environment(path: &Path) -> Result<ActiveModel, ApiError> {
+    if path.is_file() {
+        return Ok(ActiveModel { name: model_name(path), path: path.to_path_buf() });
+    }
+    Err(ApiError::new(
+        ErrorCode::ModelUnavailable,
+        format!("RECORDER_MODEL_PATH names {}, which is not a model file", path.display()),
+    ))
+}
+
+/// The installed file of model `name` in `folder`, if any.
+pub fn installed_model(folder: &Path, name: &str) -> Option<ActiveModel> {
+    if !catalogue::is_valid_name(name.trim()) {
+        return None;
+    }
+    catalogue::candidate_files(name)
+        .into_iter()
+        .map(|file| folder.join(file))
+        .find(|path| path.is_file())
+        .map(|path| ActiveModel { name: model_name(&path), path })
+}
+
+fn unavailable(configured: &str) -> ApiError {
+    let message = if catalogue::is_catalogued(configured) {
+        format!(
+            "no transcription model is installed for transcription.model \"{configured}\": run \
+             `recorder models install {configured}` (or `recorder models add FILE`)"
+        )
+    } else {
+        format!(
+            "the transcription model \"{configured}\" is not installed: add its file with \
+             `recorder models add FILE --name {configured}`, or choose a catalogue model with \
+             `recorder models install base.en`"
+        )
+    };
+    ApiError::new(ErrorCode::ModelUnavailable, message)
+}
+
+/// `ggml-base.en-q8_0.bin` → `base.en-q8_0`; other files: their stem.
+fn model_name(path: &Path) -> String {
+    let file = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+    match catalogue::file_id(file) {
+        Some(id) => id.to_string(),
+        None => path.file_stem().and_then(|s| s.to_str()).unwrap_or(file).to_string(),
+    }
+}
+
+/// Installed model files in `folder` (`ggml-*.bin`) with their sizes.
+fn installed_files(folder: &Path) -> HashMap<String, u64> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return HashMap::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let metadata = entry.metadata().ok().filter(|m| m.is_file())?;
+            catalogue::file_id(&name).filter(|id| catalogue::is_valid_name(id))?;
+            Some((name, metadata.len()))
+        })
+        .collect()
+}
+
+/// `GET /ui/models`: the catalogue with what is installed, active and
+/// downloading, then installed files that are not in the catalogue. Blocking.
+pub fn list(state: &AppState) -> ModelList {
+    let folder = state.data_dir.models();
+    let installed = installed_files(&folder);
+    let active = active_model(state).ok();
+    let is_active = |file: &str| active.as_ref().is_some_and(|a| a.path == folder.join(file));
+    let mut models: Vec<ModelEntry> = catalogue::entries()
+        .iter()
+        .map(|entry| {
+            let (downloading, error) = state.model_downloads.status(entry.file_name);
+            ModelEntry {
+                installed: installed.contains_key(entry.file_name),
+                active: is_active(entry.file_name),
+                downloading,
+                error,
+                ..catalogue_entry(entry)
+            }
+        })
+        .collect();
+    let mut custom: Vec<(&String, &u64)> = installed
+        .iter()
+        .filter(|(file, _)| !catalogue::entries().iter().any(|e| e.file_name == file.as_str()))
+        .collect();
+    custom.sort();
+    models.extend(
+        custom.into_iter().map(|(file, size)| ModelEntry {
+            active: is_active(file),
+            ..custom_entry(file, *size)
+        }),
+    );
+    ModelList {
+        models,
+        active: active
+            .map(|a| ActiveModelInfo { name: a.name, path: a.path.display().to_string() }),
+        model_path_env: state.environment.model_path.is_some(),
+    }
+}
+
+fn catalogue_entry(entry: &CatalogueEntry) -> ModelEntry {
+    ModelEntry {
+        name: entry.name.to_string(),
+        quantization: Some(entry.quantization.as_str().to_string()),
+        file_name: entry.file_name.to_string(),
+        size_bytes: entry.size_bytes,
+        english_only: entry.english_only,
+        custom: false,
+        installed: false,
+        active: false,
+        downloading: None,
+        error: None,
+    }
+}
+
+fn custom_entry(file: &str, size: u64) -> ModelEntry {
+    let name = catalogue::file_id(file).unwrap_or(file).to_string();
+    ModelEntry {
+        english_only: name.ends_with(".en"),
+        name,
+        quantization: None,
+        file_name: file.to_string(),
+        size_bytes: Some(size),
+        custom: true,
+        installed: true,
+        active: false,
+        downloading: None,
+        error: None,
+    }
+}
+
+/// Downloads in progress and the last failure of each file, by file name.
+#[derive(Default)]
+pub struct Downloads {
+    files: Mutex<HashMap<String, DownloadState>>,
+}
+
+enum DownloadState {
+    Running(DownloadProgress),
+    Failed(String),
+}
+
+impl Downloads {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, DownloadState>> {
+        self.files.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Marks `file` as downloading; false when it already is.
+    pub fn try_begin(&self, file: &str) -> bool {
+        let mut files = self.lock();
+        if self.running_in(&files, file) {
+            return false;
+        }
+        let progress = DownloadProgress { received: 0, total: None };
+        files.insert(file.to_string(), DownloadState::Running(progress));
+        true
+    }
+
+    pub fn is_running(&self, file: &str) -> bool {
+        self.running_in(&self.lock(), file)
+    }
+
+    fn running_in(&self, files: &HashMap<String, DownloadState>, file: &str) -> bool {
+        matches!(files.get(file), Some(DownloadState::Running(_)))
+    }
+
+    pub fn progress(&self, file: &str, received: u64, total: Option<u64>) {
+        if let Some(DownloadState::Running(progress)) = self.lock().get_mut(file) {
+            *progress = DownloadProgress { received, total };
+        }
+    }
+
+    /// Ends the download of `file`, keeping the error (if any) for `GET /ui/models`.
+    pub fn finish(&self, file: &str, error: Option<String>) {
+        let mut files = self.lock();
+        match error {
+            Some(message) => files.insert(file.to_string(), DownloadState::Failed(message)),
+            None => files.remove(file),
+        };
+    }
+
+    /// (progress while downloading, the last failure).
+    pub fn status(&self, file: &str) -> (Option<DownloadProgress>, Option<String>) {
+        match self.lock().get(file) {
+            Some(DownloadState::Running(progress)) => (Some(*progress), None),
+            Some(DownloadState::Failed(message)) => (None, Some(message.clone())),
+            None => (None, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installed_models_prefer_q8_0_then_f16_and_custom_names_work() {
+        let folder = std::env::temp_dir().join(format!("recorder-models-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("folder");
+        assert_eq!(installed_model(&folder, "base.en"), None);
+        std::fs::write(folder.join("ggml-base.en.bin"), b"lmgg").expect("f16");
+        assert_eq!(installed_model(&folder, "base.en").map(|m| m.name), Some("base.en".into()));
+        std::fs::write(folder.join("ggml-base.en-q8_0.bin"), b"lmgg").expect("q8");
+        assert_eq!(
+            installed_model(&folder, "base.en").map(|m| m.name),
+            Some("base.en-q8_0".into())
+        );
+        assert_eq!(installed_model(&folder, "base.en-f16").map(|m| m.name), Some("base.en".into()));
+        std::fs::write(folder.join("ggml-my-model.bin"), b"lmgg").expect("custom");
+        assert!(installed_model(&folder, "my-model").is_some());
+        assert_eq!(installed_model(&folder, "../models/ggml-my-model"), None);
+        let files = installed_files(&folder);
+        assert_eq!(files.len(), 3);
+        std::fs::remove_dir_all(&folder).expect("clean");
+    }
+
+    #[test]
+    fn downloads_run_once_per_file_and_keep_their_last_error() {
+        let downloads = Downloads::default();
+        assert!(downloads.try_begin("a.bin"));
+        assert!(!downloads.try_begin("a.bin"));
+        assert!(downloads.try_begin("b.bin"));
+        downloads.progress("a.bin", 10, Some(20));
+        assert_eq!(
+            downloads.status("a.bin").0,
+            Some(DownloadProgress { received: 10, total: Some(20) })
+        );
+        downloads.finish("a.bin", Some("broken".into()));
+        assert_eq!(downloads.status("a.bin"), (None, Some("broken".into())));
+        assert!(downloads.try_begin("a.bin"), "a failed download can be retried");
+        assert_eq!(downloads.status("a.bin").1, None);
+        downloads.finish("a.bin", None);
+        assert_eq!(downloads.status("a.bin"), (None, None));
+    }
+}

@@ -1,0 +1,103 @@
+//! The processing pipeline: a queue of jobs kept in the database, worked by one
+//! task, one job at a time (transcription takes every core it is given, so two
+//! at once would only be slower). A meeting moves transcribing → summarising →
+//! ready; jobs found at start-up are resumed where their last saved point was.
+
+mod notes;
+mod transcribe;
+
+use std::time::Duration;
+
+use recorder_store::{JobKind, JobRecord};
+use serde_json::json;
+use tokio::sync::Notify;
+
+use crate::state::AppState;
+
+pub use transcribe::EngineSlot;
+
+/// Wakes the worker when a job is queued.
+#[derive(Default)]
+pub struct Pipeline {
+    wake: Notify,
+}
+
+impl Pipeline {
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+/// Works the queue until shutdown.
+pub async fn run(state: AppState) {
+    let mut engine = EngineSlot::default();
+    loop {
+        if state.shutdown.is_cancelled() {
+            return;
+        }
+        let store = state.store.clone();
+        let next = tokio::task::spawn_blocking(move || store.next_job()).await;
+        match next {
+            Ok(Ok(Some(job))) => engine = work(&state, job, engine).await,
+            Ok(Ok(None)) => wait(&state, Duration::from_secs(30)).await,
+            Ok(Err(error)) => {
+                tracing::error!(%error, "could not read the job queue");
+                wait(&state, Duration::from_secs(2)).await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "job queue task failed");
+                wait(&state, Duration::from_secs(2)).await;
+            }
+        }
+    }
+}
+
+async fn wait(state: &AppState, at_most: Duration) {
+    tokio::select! {
+        _ = state.shutdown.cancelled() => {}
+        _ = state.pipeline.wake.notified() => {}
+        _ = tokio::time::sleep(at_most) => {}
+    }
+}
+
+/// Runs one job on a blocking thread; the engine (and its loaded model) is
+/// handed to the thread and back, so a model is loaded once for many jobs.
+async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlot {
+    let meeting_id = job.meeting_id.clone();
+    let worker_state = state.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let mut engine = engine;
+        let outcome = match &job.kind {
+            JobKind::Transcribe { source_path, channel } => {
+                transcribe::run(&worker_state, &job, source_path, *channel, &mut engine)
+            }
+            JobKind::Notes { note_kind, template_id } => {
+                notes::run(&worker_state, &job, note_kind.as_deref(), template_id.as_deref())
+            }
+        };
+        (engine, outcome)
+    })
+    .await;
+    match result {
+        Ok((engine, Ok(()))) => engine,
+        Ok((engine, Err(error))) => {
+            report_failure(state, &meeting_id, &error);
+            engine
+        }
+        Err(error) => {
+            report_failure(state, &meeting_id, &error.to_string());
+            EngineSlot::default()
+        }
+    }
+}
+
+/// A job that could not even record its own failure (the database refused,
+/// or the meeting was deleted meanwhile): log it and pause briefly so a
+/// persistent fault does not spin.
+fn report_failure(state: &AppState, meeting_id: &str, error: &str) {
+    tracing::error!(meeting_id, error, "a processing job failed");
+    state
+        .events
+        .emit("error", json!({ "message": format!("processing a meeting failed: {error}") }));
+    std::thread::sleep(Duration::from_millis(500));
+}

@@ -1,0 +1,176 @@
+//! The transcription job: the audio file through the speech chain, segments
+//! saved chunk by chunk together with the point to resume from.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use recorder_domain::Channel;
+use recorder_store::{JobRecord, NewSegment, TranscriptionEnd};
+use recorder_stt::engine::{default_threads, EngineOptions, WhisperEngine};
+use recorder_stt::file::{self, FileError, Report};
+use serde_json::json;
+
+use crate::clock::now_ms;
+use crate::state::AppState;
+
+/// The loaded engine, kept between jobs while its settings stay the same.
+#[derive(Default)]
+pub struct EngineSlot {
+    loaded: Option<(EngineKey, WhisperEngine)>,
+}
+
+#[derive(Clone, PartialEq)]
+struct EngineKey {
+    path: PathBuf,
+    threads: usize,
+    language: Option<String>,
+}
+
+pub fn run(
+    state: &AppState,
+    job: &JobRecord,
+    source: &str,
+    channel: Channel,
+    slot: &mut EngineSlot,
+) -> Result<(), String> {
+    let outcome = transcribe(state, job, Path::new(source), channel, slot);
+    let end = match outcome {
+        Ok(end) => end,
+        // Shutting down: the job stays queued and resumes at the next start.
+        Err(FileError::Stopped) => return Ok(()),
+        Err(error) => TranscriptionEnd {
+            error: Some(format!("transcription failed: {error}")),
+            ..TranscriptionEnd::default()
+        },
+    };
+    state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
+    state
+        .events
+        .emit("meeting.updated", json!({ "meeting_id": job.meeting_id, "status": "summarising" }));
+    state.pipeline.wake();
+    Ok(())
+}
+
+fn transcribe(
+    state: &AppState,
+    job: &JobRecord,
+    source: &Path,
+    channel: Channel,
+    slot: &mut EngineSlot,
+) -> Result<TranscriptionEnd, FileError> {
+    let engine = load_engine(state, slot)?;
+    let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
+    state.store.discard_segments_after(&job.meeting_id, job.resume_ms).map_err(store_error)?;
+    let ffmpeg = state.environment.find_program("ffmpeg");
+    let mut stream = recorder_stt::audio::open(source, ffmpeg.as_deref())?;
+    let known_duration = stream.duration_ms();
+    let user_name = state.effective_settings().general.user_name;
+    let mut end =
+        TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
+    let mut save_error = None;
+    file::transcribe(stream.as_mut(), engine, job.resume_ms, |report| {
+        end.language = end.language.take().or(report.language.clone());
+        // The chunker pads the last frame; a header's length is exact.
+        let position = known_duration.map_or(report.position_ms, |d| report.position_ms.min(d));
+        end.duration_ms = end.duration_ms.max(position);
+        let report = Report { position_ms: position, ..report };
+        let progress = Progress { job, channel, user_name: &user_name, known_duration };
+        if let Err(error) = save(state, &progress, report) {
+            save_error = Some(error);
+            return ControlFlow::Break(());
+        }
+        if state.shutdown.is_cancelled() {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(|error| match (error, save_error.take()) {
+        (FileError::Stopped, Some(save)) => FileError::Engine(engine_error(save)),
+        (error, _) => error,
+    })?;
+    Ok(end)
+}
+
+struct Progress<'a> {
+    job: &'a JobRecord,
+    channel: Channel,
+    user_name: &'a str,
+    known_duration: Option<i64>,
+}
+
+fn save(
+    state: &AppState,
+    progress: &Progress,
+    report: Report,
+) -> Result<(), recorder_store::StoreError> {
+    let segments: Vec<NewSegment> = report
+        .segments
+        .iter()
+        .map(|s| NewSegment {
+            channel: progress.channel,
+            start_ms: s.start_ms,
+            end_ms: s.end_ms,
+            text: s.text.clone(),
+        })
+        .collect();
+    let job = progress.job;
+    state.store.save_transcription_progress(
+        job,
+        &segments,
+        report.settled_ms,
+        report.position_ms,
+    )?;
+    let speaker = progress.channel.speaker(progress.user_name);
+    for segment in &segments {
+        state.events.emit(
+            "segment.new",
+            json!({
+                "meeting_id": job.meeting_id,
+                "speaker": speaker,
+                "channel": segment.channel.as_str(),
+                "start_ms": segment.start_ms,
+                "end_ms": segment.end_ms,
+                "text": segment.text,
+            }),
+        );
+    }
+    state.events.emit(
+        "transcription.progress",
+        json!({
+            "meeting_id": job.meeting_id,
+            "position_ms": report.position_ms,
+            "duration_ms": progress.known_duration,
+        }),
+    );
+    Ok(())
+}
+
+/// Loads the configured model unless the same one is already loaded.
+fn load_engine<'a>(
+    state: &AppState,
+    slot: &'a mut EngineSlot,
+) -> Result<&'a mut WhisperEngine, FileError> {
+    let model = crate::models::active_model(state)
+        .map_err(|e| FileError::Engine(recorder_stt::engine::SttError::Engine(e.message)))?;
+    let settings = state.effective_settings();
+    let threads = settings.transcription.threads.map_or_else(default_threads, |t| t as usize);
+    let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
+    let key = EngineKey { path: model.path.clone(), threads, language: language.clone() };
+    if slot.loaded.as_ref().is_none_or(|(loaded, _)| *loaded != key) {
+        slot.loaded = None;
+        state.events.emit("models.loading", json!({ "model": model.name }));
+        let engine = WhisperEngine::load(&model.path, EngineOptions { threads, language })?;
+        state.events.emit("models.loaded", json!({ "model": model.name }));
+        slot.loaded = Some((key, engine));
+    }
+    match slot.loaded.as_mut() {
+        Some((_, engine)) => Ok(engine),
+        None => Err(FileError::Engine(recorder_stt::engine::SttError::Engine(
+            "no engine is loaded".into(),
+        ))),
+    }
+}
+
+fn engine_error(error: impl std::fmt::Display) -> recorder_stt::engine::SttError {
+    recorder_stt::engine::SttError::Engine(format!("saving the transcript failed: {error}"))
+}

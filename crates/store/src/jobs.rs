@@ -1,0 +1,236 @@
+//! The processing queue. A job is taken oldest first; its progress and its
+//! results are written in the same transaction as its own update or removal,
+//! so a crash at any point leaves either the old state or the new one.
+
+use recorder_domain::{Channel, MeetingStatus};
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use crate::meetings::{insert_meeting, meeting_seq};
+use crate::parts::{ActionItemRecord, NewSegment, NoteRecord};
+use crate::{MeetingRecord, StoreError, StoreResult};
+
+/// What a job does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobKind {
+    /// Transcribe `source_path` into segments of `channel`.
+    Transcribe { source_path: String, channel: Channel },
+    /// Write notes: every kind (`note_kind` None, after transcription) or one.
+    Notes { note_kind: Option<String>, template_id: Option<String> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobRecord {
+    pub seq: i64,
+    pub meeting_id: String,
+    pub kind: JobKind,
+    pub resume_ms: i64,
+}
+
+/// The results of a notes job.
+#[derive(Debug, Clone, Default)]
+pub struct NotesOutcome {
+    pub notes: Vec<NoteRecord>,
+    /// Replaces the meeting's action items when present.
+    pub action_items: Option<Vec<ActionItemRecord>>,
+    pub processing_error: Option<String>,
+}
+
+impl crate::Store {
+    /// Creates a meeting together with the job that will fill it.
+    pub fn insert_meeting_with_job(
+        &self,
+        meeting: &MeetingRecord,
+        kind: &JobKind,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            insert_meeting(tx, meeting, now)?;
+            insert_job(tx, &meeting.id, kind, now)
+        })
+    }
+
+    /// Queues a notes job for a ready meeting and marks it `summarising`.
+    /// A meeting that is not `ready` (still being recorded or processed) is
+    /// refused with `Busy`.
+    pub fn enqueue_notes(
+        &self,
+        meeting_id: &str,
+        note_kind: &str,
+        template_id: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let status: String = tx
+                .query_row("SELECT status FROM meetings WHERE id = ?1", [meeting_id], |r| r.get(0))
+                .optional()?
+                .ok_or(StoreError::NotFound)?;
+            let status = MeetingStatus::parse(&status)
+                .ok_or_else(|| StoreError::Malformed(format!("meeting status {status}")))?;
+            if status != MeetingStatus::Ready {
+                return Err(StoreError::Busy(status));
+            }
+            let kind = JobKind::Notes {
+                note_kind: Some(note_kind.to_owned()),
+                template_id: template_id.map(str::to_owned),
+            };
+            insert_job(tx, meeting_id, &kind, now)?;
+            set_status(tx, meeting_id, MeetingStatus::Summarising, now)
+        })
+    }
+
+    /// The oldest job, if any.
+    pub fn next_job(&self) -> StoreResult<Option<JobRecord>> {
+        self.read(|db| {
+            let row = db
+                .prepare_cached(
+                    "SELECT j.seq, m.id, j.kind, j.source_path, j.channel, j.note_kind, \
+                     j.template_id, j.resume_ms FROM jobs j JOIN meetings m ON m.seq = j.meeting \
+                     ORDER BY j.seq LIMIT 1",
+                )?
+                .query_row([], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, Option<String>>(3)?,
+                        row.get::<_, Option<String>>(4)?,
+                        row.get::<_, Option<String>>(5)?,
+                        row.get::<_, Option<String>>(6)?,
+                        row.get::<_, i64>(7)?,
+                    ))
+                })
+                .optional()?;
+            let Some((seq, meeting_id, kind, source, channel, note_kind, template_id, resume_ms)) =
+                row
+            else {
+                return Ok(None);
+            };
+            let kind = match kind.as_str() {
+                "transcribe" => JobKind::Transcribe {
+                    source_path: source.unwrap_or_default(),
+                    channel: channel.as_deref().and_then(Channel::parse).unwrap_or(Channel::Sys),
+                },
+                _ => JobKind::Notes { note_kind, template_id },
+            };
+            Ok(Some(JobRecord { seq, meeting_id, kind, resume_ms }))
+        })
+    }
+
+    /// Saves transcribed segments and the point to resume from, at once.
+    /// Segments at or after `from_ms` (from an interrupted earlier run) are
+    /// replaced, so a resumed job never stores a segment twice.
+    pub fn save_transcription_progress(
+        &self,
+        job: &JobRecord,
+        segments: &[NewSegment],
+        resume_ms: i64,
+        duration_ms: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, &job.meeting_id)?;
+            tx.execute(
+                "UPDATE jobs SET resume_ms = ?2 WHERE seq = ?1",
+                params![job.seq, resume_ms],
+            )?;
+            tx.execute(
+                "UPDATE meetings SET duration_ms = max(duration_ms, ?2) WHERE seq = ?1",
+                params![seq, duration_ms],
+            )?;
+            crate::parts::insert_segment_rows(tx, seq, segments)
+        })
+    }
+
+    /// Drops segments left after `from_ms` by a run that stopped midway.
+    pub fn discard_segments_after(&self, meeting_id: &str, from_ms: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute(
+                "DELETE FROM segments WHERE meeting = ?1 AND start_ms >= ?2",
+                params![seq, from_ms],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Ends a transcription: the meeting moves to `summarising` and a notes
+    /// job takes the transcription job's place. `error` is kept on the meeting.
+    pub fn finish_transcription(
+        &self,
+        job: &JobRecord,
+        ended: TranscriptionEnd,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
+            tx.execute(
+                "UPDATE meetings SET language = coalesce(?2, language), \
+                 duration_ms = max(duration_ms, ?3), ended_at = coalesce(ended_at, started_at + ?3), \
+                 processing_error = ?4 WHERE id = ?1",
+                params![job.meeting_id, ended.language, ended.duration_ms, ended.error],
+            )?;
+            let notes = JobKind::Notes { note_kind: None, template_id: None };
+            insert_job(tx, &job.meeting_id, &notes, now)?;
+            set_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)
+        })
+    }
+
+    /// Stores a notes job's results, removes the job and marks the meeting ready.
+    pub fn finish_notes(
+        &self,
+        job: &JobRecord,
+        outcome: &NotesOutcome,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, &job.meeting_id)?;
+            for note in &outcome.notes {
+                crate::parts::put_note_row(tx, seq, note, now)?;
+            }
+            if let Some(items) = &outcome.action_items {
+                crate::parts::replace_action_item_rows(tx, seq, items)?;
+            }
+            if let Some(error) = &outcome.processing_error {
+                tx.execute(
+                    "UPDATE meetings SET processing_error = ?2 WHERE seq = ?1",
+                    params![seq, error],
+                )?;
+            }
+            tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
+            set_status(tx, &job.meeting_id, MeetingStatus::Ready, now)
+        })
+    }
+}
+
+/// How a transcription ended.
+#[derive(Debug, Clone, Default)]
+pub struct TranscriptionEnd {
+    pub language: Option<String>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+}
+
+fn insert_job(tx: &Transaction, meeting_id: &str, kind: &JobKind, now: i64) -> StoreResult<()> {
+    let seq = meeting_seq(tx, meeting_id)?;
+    let (name, source, channel, note_kind, template_id) = match kind {
+        JobKind::Transcribe { source_path, channel } => {
+            ("transcribe", Some(source_path.as_str()), Some(channel.as_str()), None, None)
+        }
+        JobKind::Notes { note_kind, template_id } => {
+            ("notes", None, None, note_kind.as_deref(), template_id.as_deref())
+        }
+    };
+    tx.execute(
+        "INSERT INTO jobs (meeting, kind, source_path, channel, note_kind, template_id, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![seq, name, source, channel, note_kind, template_id, now],
+    )?;
+    Ok(())
+}
+
+fn set_status(tx: &Transaction, id: &str, status: MeetingStatus, now: i64) -> StoreResult<()> {
+    tx.execute(
+        "UPDATE meetings SET status = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, status.as_str(), now],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! The job queue: jobs move a meeting through its states in single
+//! transactions, survive reopening, and refuse notes while a meeting is busy.
+
+use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_store::{
+    JobKind, MeetingRecord, NewSegment, NoteRecord, NotesOutcome, Store, StoreError,
+    TranscriptionEnd,
+};
+
+fn imported(id: &str) -> MeetingRecord {
+    MeetingRecord {
+        id: id.to_owned(),
+        title: "talk".into(),
+        source_app: "import".into(),
+        started_at: 1_000,
+        ended_at: None,
+        duration_ms: 0,
+        status: MeetingStatus::Transcribing,
+        language: None,
+        attendees: vec![],
+        tags: vec![],
+        starred: false,
+        processing_error: None,
+    }
+}
+
+fn segment(start_ms: i64, text: &str) -> NewSegment {
+    NewSegment { channel: Channel::Sys, start_ms, end_ms: start_ms + 900, text: text.into() }
+}
+
+#[test]
+fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("recorder.db");
+    let id = new_id();
+    let store = Store::open(&path).expect("open");
+    let kind = JobKind::Transcribe { source_path: "/audio/talk.wav".into(), channel: Channel::Sys };
+    store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
+    let job = store.next_job().expect("read").expect("a job");
+    assert_eq!(job.kind, kind);
+    assert_eq!(job.resume_ms, 0);
+    store
+        .save_transcription_progress(&job, &[segment(0, "hello there")], 28_000, 30_000)
+        .expect("save");
+    drop(store);
+
+    // After a crash the job is still queued, with its resume point.
+    let store = Store::open(&path).expect("reopen");
+    let job = store.next_job().expect("read").expect("still queued");
+    assert_eq!(job.resume_ms, 28_000);
+    // A resumed run first drops what an interrupted chunk may have left.
+    store.insert_segments(&id, &[segment(29_000, "half a chunk")]).expect("stray");
+    store.discard_segments_after(&id, job.resume_ms).expect("discard");
+    assert_eq!(store.segments(&id).expect("segments").len(), 1);
+
+    let end = TranscriptionEnd { language: Some("en".into()), duration_ms: 31_000, error: None };
+    store.finish_transcription(&job, end, 2_000).expect("finish");
+    let meeting = store.meeting(&id).expect("meeting");
+    assert_eq!(meeting.status, MeetingStatus::Summarising);
+    assert_eq!(meeting.duration_ms, 31_000);
+    assert_eq!(meeting.ended_at, Some(32_000));
+    assert_eq!(meeting.language.as_deref(), Some("en"));
+    let notes_job = store.next_job().expect("read").expect("notes job");
+    assert_eq!(notes_job.kind, JobKind::Notes { note_kind: None, template_id: None });
+
+    let outcome = NotesOutcome {
+        notes: vec![NoteRecord {
+            id: new_id(),
+            kind: "summary".into(),
+            template_id: None,
+            content_md: "Hello.".into(),
+        }],
+        action_items: Some(vec![]),
+        processing_error: None,
+    };
+    store.finish_notes(&notes_job, &outcome, 3_000).expect("notes");
+    assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Ready);
+    assert!(store.next_job().expect("read").is_none(), "the queue is empty");
+}
+
+#[test]
+fn notes_are_queued_only_for_ready_meetings() {
+    let folder = tempfile::tempdir().expect("temp");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("open");
+    let id = new_id();
+    let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
+    store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
+    let busy = store.enqueue_notes(&id, "summary", None, 1_500);
+    assert!(matches!(busy, Err(StoreError::Busy(MeetingStatus::Transcribing))), "{busy:?}");
+    assert!(matches!(
+        store.enqueue_notes(&new_id(), "summary", None, 1),
+        Err(StoreError::NotFound)
+    ));
+    store.set_status(&id, MeetingStatus::Ready, 2_000).expect("ready");
+    store.enqueue_notes(&id, "decisions", None, 2_500).expect("queued");
+    assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Summarising);
+    let again = store.enqueue_notes(&id, "decisions", None, 2_600);
+    assert!(matches!(again, Err(StoreError::Busy(MeetingStatus::Summarising))), "one at a time");
+}
+
+#[test]
+fn deleting_a_meeting_drops_its_jobs() {
+    let folder = tempfile::tempdir().expect("temp");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("open");
+    let id = new_id();
+    let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
+    store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
+    store.delete_meeting(&id).expect("delete");
+    assert!(store.next_job().expect("read").is_none());
+}

@@ -1,0 +1,54 @@
+//! Transcribes one audio file with the whole chain the service uses and
+//! prints the segments, the real-time factor and the peak memory. Used by the
+//! benchmark (`bench/stt.sh`) and handy by hand:
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS]`.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use recorder_stt::engine::{EngineOptions, WhisperEngine};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: transcribe MODEL FILE [THREADS]";
+    let model = PathBuf::from(args.next().ok_or(usage)?);
+    let file = PathBuf::from(args.next().ok_or(usage)?);
+    let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
+    let loading = Instant::now();
+    let options = EngineOptions { threads, language: Some("en".into()) };
+    let mut engine = WhisperEngine::load(&model, options)?;
+    let load_ms = loading.elapsed().as_millis();
+    let started = Instant::now();
+    let ffmpeg = PathBuf::from("/usr/bin/ffmpeg");
+    let mut stream = recorder_stt::audio::open(&file, Some(&ffmpeg))?;
+    let mut audio_ms = 0;
+    let mut text = Vec::new();
+    recorder_stt::file::transcribe(stream.as_mut(), &mut engine, 0, |report| {
+        for segment in report.segments {
+            eprintln!("[{:>7} → {:>7}] {}", segment.start_ms, segment.end_ms, segment.text);
+            text.push(segment.text);
+        }
+        audio_ms = report.position_ms;
+        ControlFlow::Continue(())
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let rtf = seconds / (audio_ms as f64 / 1000.0).max(0.001);
+    let peak_kib = peak_rss_kib();
+    println!(
+        "{{\"audio_s\": {:.1}, \"wall_s\": {seconds:.2}, \"rtf\": {rtf:.4}, \"load_ms\": {load_ms}, \"peak_rss_mib\": {:.1}, \"text\": {:?}}}",
+        audio_ms as f64 / 1000.0,
+        peak_kib as f64 / 1024.0,
+        text.join(" ")
+    );
+    Ok(())
+}
+
+fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}

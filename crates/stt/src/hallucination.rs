@@ -1,0 +1,143 @@
+//! Removes what whisper is known to invent: sound annotations ("[Music]",
+//! "(applause)"), sign-offs it was trained on ("Thanks for watching!") when
+//! it doubts there was speech, runs of one phrase repeated over and over, and
+//! a segment that only repeats the one before it.
+
+use crate::engine::RawSegment;
+
+const SIGN_OFFS: [&str; 10] = [
+    "thank you",
+    "thanks for watching",
+    "thank you for watching",
+    "thanks for listening",
+    "please subscribe",
+    "subscribe to my channel",
+    "bye",
+    "you",
+    "so",
+    "okay",
+];
+const DOUBTFUL_SPEECH: f32 = 0.5;
+
+/// Cleans one chunk's segments; `previous` is the last text kept before them.
+pub fn clean(segments: Vec<RawSegment>, previous: Option<&str>) -> Vec<RawSegment> {
+    let mut kept: Vec<RawSegment> = Vec::new();
+    let mut last = previous.map(normalize);
+    for mut segment in segments {
+        segment.text = collapse_repeats(&strip_annotations(&segment.text));
+        let normalized = normalize(&segment.text);
+        if normalized.is_empty() || Some(&normalized) == last.as_ref() {
+            continue;
+        }
+        let sign_off = SIGN_OFFS.contains(&normalized.as_str());
+        if sign_off && segment.no_speech_probability > DOUBTFUL_SPEECH {
+            continue;
+        }
+        last = Some(normalized);
+        kept.push(segment);
+    }
+    kept
+}
+
+/// Lower-case words without punctuation.
+fn normalize(text: &str) -> String {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Drops `[...]`, `(...)`, `*...*` and music notes, which whisper writes for
+/// sounds, not words.
+fn strip_annotations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut closing: Option<char> = None;
+    for c in text.chars() {
+        match (closing, c) {
+            (Some(end), c) if c == end => closing = None,
+            (Some(_), _) => {}
+            (None, '[') => closing = Some(']'),
+            (None, '(') => closing = Some(')'),
+            (None, '*') => closing = Some('*'),
+            (None, '♪' | '♫' | '♬') => {}
+            (None, c) => out.push(c),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A phrase of 1–8 words said three or more times in a row is kept once.
+fn collapse_repeats(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let keys: Vec<String> = words.iter().map(|w| normalize(w)).collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let mut skipped = false;
+        for n in 1..=8.min((words.len() - i) / 3) {
+            let repeats = count_repeats(&keys[i..], n);
+            if repeats >= 3 {
+                out.extend_from_slice(&words[i..i + n]);
+                i += repeats * n;
+                skipped = true;
+                break;
+            }
+        }
+        if !skipped {
+            out.push(words[i]);
+            i += 1;
+        }
+    }
+    out.join(" ")
+}
+
+fn count_repeats(keys: &[String], n: usize) -> usize {
+    let phrase = &keys[..n];
+    keys.chunks_exact(n).take_while(|chunk| *chunk == phrase).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segment(text: &str, no_speech: f32) -> RawSegment {
+        RawSegment {
+            start_ms: 0,
+            end_ms: 1000,
+            text: text.into(),
+            no_speech_probability: no_speech,
+        }
+    }
+
+    fn texts(segments: Vec<RawSegment>) -> Vec<String> {
+        segments.into_iter().map(|s| s.text).collect()
+    }
+
+    #[test]
+    fn drops_sound_annotations_and_doubtful_sign_offs() {
+        let input = vec![
+            segment("[Music]", 0.1),
+            segment("(upbeat music) ♪", 0.1),
+            segment("Thanks for watching!", 0.9),
+            segment("Thank you.", 0.05),
+        ];
+        assert_eq!(texts(clean(input, None)), vec!["Thank you."], "a confident thank-you stays");
+    }
+
+    #[test]
+    fn collapses_repeated_phrases() {
+        let text = "I think so. I think so. I think so. I think so. Yes.";
+        assert_eq!(collapse_repeats(text), "I think so. Yes.");
+        assert_eq!(collapse_repeats("no no"), "no no", "twice is speech");
+        assert_eq!(collapse_repeats("the the the the the end"), "the end");
+    }
+
+    #[test]
+    fn drops_a_segment_that_repeats_the_last_one() {
+        let input = vec![segment("We ship on Friday.", 0.1), segment("we ship on friday", 0.1)];
+        assert_eq!(texts(clean(input, None)), vec!["We ship on Friday."]);
+        let across = vec![segment("We ship on Friday.", 0.1)];
+        assert!(clean(across, Some("We ship on Friday.")).is_empty());
+    }
+}

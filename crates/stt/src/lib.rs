@@ -1,0 +1,11 @@
+//! Speech to text: audio decoding to 16 kHz mono, voice activity, the
+//! `Transcriber` seam with its whisper.cpp engine, the model catalogue, and the
+//! CTranslate2 → ggml model converter.
+
+pub mod audio;
+pub mod catalogue;
+pub mod convert;
+pub mod engine;
+pub mod file;
+pub mod hallucination;
+pub mod vad;

@@ -1,0 +1,99 @@
+//! WAV layouts decode to the same 16 kHz mono signal; broken files give clear
+//! errors, never a panic.
+
+use std::path::Path;
+
+use hound::{SampleFormat, WavSpec, WavWriter};
+use recorder_stt::audio::{self, AudioError};
+
+const SECONDS: f32 = 1.5;
+
+fn tone_at(rate: u32, index: usize) -> f32 {
+    0.5 * (index as f32 * 440.0 * std::f32::consts::TAU / rate as f32).sin()
+}
+
+fn write(path: &Path, rate: u32, channels: u16, bits: u16, format: SampleFormat) {
+    let spec =
+        WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
+    let mut writer = WavWriter::create(path, spec).expect("create");
+    for index in 0..(rate as f32 * SECONDS) as usize {
+        let value = tone_at(rate, index);
+        for _ in 0..channels {
+            match (format, bits) {
+                (SampleFormat::Float, _) => writer.write_sample(value).expect("f32"),
+                (SampleFormat::Int, 8) => writer.write_sample((value * 127.0) as i8).expect("i8"),
+                (SampleFormat::Int, 16) => {
+                    writer.write_sample((value * 32767.0) as i16).expect("i16")
+                }
+                (SampleFormat::Int, 24) => {
+                    writer.write_sample((value * 8_388_607.0) as i32).expect("i24")
+                }
+                (SampleFormat::Int, _) => {
+                    writer.write_sample((value * 2_147_483_647.0) as i32).expect("i32")
+                }
+            }
+        }
+    }
+    writer.finalize().expect("finalize");
+}
+
+fn decode(path: &Path) -> Result<Vec<f32>, AudioError> {
+    let mut stream = audio::open(path, None)?;
+    let mut out = Vec::new();
+    while stream.read(&mut out, 3000)? > 0 {}
+    Ok(out)
+}
+
+#[test]
+fn every_common_wav_layout_decodes_to_the_same_signal() {
+    let folder = tempfile::tempdir().expect("temp");
+    let layouts = [
+        (8_000, 1, 8, SampleFormat::Int),
+        (16_000, 1, 16, SampleFormat::Int),
+        (22_050, 1, 24, SampleFormat::Int),
+        (44_100, 2, 16, SampleFormat::Int),
+        (48_000, 1, 32, SampleFormat::Float),
+        (96_000, 6, 32, SampleFormat::Int),
+    ];
+    for (rate, channels, bits, format) in layouts {
+        let path = folder.path().join(format!("{rate}-{channels}-{bits}.wav"));
+        write(&path, rate, channels, bits, format);
+        let samples = decode(&path).expect("decodes");
+        assert_eq!(samples.len(), (16_000.0 * SECONDS) as usize, "{path:?}");
+        let worst = (2000..samples.len() - 2000)
+            .map(|i| (samples[i] - tone_at(16_000, i)).abs())
+            .fold(0.0_f32, f32::max);
+        // Resampling may shift the signal by a fraction of a 16 kHz sample
+        // (0.03 here is about a third of one); 8-bit adds quantization noise.
+        let tolerance = match (rate, bits) {
+            (16_000, 16) => 0.001,
+            (_, 8) => 0.04,
+            _ => 0.035,
+        };
+        assert!(worst < tolerance, "{path:?}: worst error {worst}");
+    }
+}
+
+#[test]
+fn broken_files_are_errors() {
+    let folder = tempfile::tempdir().expect("temp");
+    let good = folder.path().join("good.wav");
+    write(&good, 16_000, 1, 16, SampleFormat::Int);
+    let bytes = std::fs::read(&good).expect("read");
+    let truncated = folder.path().join("truncated.wav");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 3 + 1]).expect("write");
+    let error = decode(&truncated).expect_err("truncated");
+    assert!(error.to_string().contains("truncated"), "{error}");
+    let junk = folder.path().join("junk.wav");
+    std::fs::write(&junk, b"not a wav file at all").expect("write");
+    assert!(matches!(decode(&junk), Err(AudioError::Invalid(_))));
+    let empty = folder.path().join("empty.wav");
+    std::fs::write(&empty, b"").expect("write");
+    assert!(decode(&empty).is_err());
+}
+
+#[test]
+fn other_formats_need_a_converter() {
+    let error = audio::open(Path::new("/nonexistent/talk.mp3"), None).err().expect("no ffmpeg");
+    assert!(error.to_string().contains("ffmpeg"), "{error}");
+}
