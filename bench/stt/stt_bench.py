@@ -292,7 +292,8 @@ def report(results, setup, started, finished, load_before, load_after) -> str:
         "",
         "RTF: transcription wall time (decode, resample, VAD where used, inference) / audio "
         "length; model load is the load ms column. Peak RSS: VmHWM (ours) or ru_maxrss "
-        "(faster-whisper), one process per row. Each row ran once: on a shared machine, "
+        "(faster-whisper), one process per row. Each row is one undisturbed run (or the "
+        f"least disturbed of {1 + setup.get('retries', 2)}, †): on a shared machine, "
         "differences under ~10 % are noise.",
         "",
     ]

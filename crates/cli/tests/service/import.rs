@@ -429,3 +429,30 @@ async fn a_faster_whisper_model_converted_by_the_cli_transcribes() {
     assert_eq!(meeting["processing_error"], Value::Null, "{meeting}");
     assert!(transcript_text(&service, &id).await.contains("what you can do for your country"));
 }
+
+#[tokio::test]
+async fn music_gives_no_text_and_links_to_files_are_followed() {
+    let service = start_with_model();
+    let music = temp_file(&service, "music.wav");
+    let status = std::process::Command::new("sox")
+        .args(["-n", "-r", "44100", "-c", "2", "-b", "16"])
+        .arg(&music)
+        .args(["synth", "3", "pluck", "C4", "pluck", "E4", "pluck", "G4", ":"])
+        .args(["synth", "3", "pluck", "D4", "pluck", "F4", "pluck", "A4", "repeat", "3"])
+        .status()
+        .expect("sox");
+    assert!(status.success());
+    let link = temp_file(&service, "linked-music.wav");
+    std::os::unix::fs::symlink(&music, &link).expect("symlink");
+    let id = import(&service, &link).await;
+    let meeting = wait_ready(&service, &id).await;
+    assert_eq!(meeting["title"], "linked-music");
+    assert_eq!(meeting["processing_error"], Value::Null);
+    let transcript = get(&service, &format!("/v1/meetings/{id}/transcript")).await.body;
+    assert_eq!(transcript["segments"], json!([]), "music has no words: {transcript}");
+    let folder_link = temp_file(&service, "folder.wav");
+    std::os::unix::fs::symlink(service.folder.path(), &folder_link).expect("symlink");
+    post(&service, "/v1/import", &json!({ "path": folder_link }))
+        .await
+        .expect_error(400, "invalid_request");
+}
