@@ -10,6 +10,9 @@ CREATE TABLE jobs (
     note_kind TEXT,
     template_id TEXT,
     resume_ms INTEGER NOT NULL DEFAULT 0,
+    -- Runs started without saving progress since; a job that keeps taking the
+    -- service down is given up instead of crashing it at every start.
+    attempts INTEGER NOT NULL DEFAULT 0,
     created_at INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX jobs_meeting ON jobs (meeting);

@@ -129,7 +129,7 @@ impl crate::Store {
         self.write(|tx| {
             let seq = meeting_seq(tx, &job.meeting_id)?;
             tx.execute(
-                "UPDATE jobs SET resume_ms = ?2 WHERE seq = ?1",
+                "UPDATE jobs SET resume_ms = ?2, attempts = 1 WHERE seq = ?1",
                 params![job.seq, resume_ms],
             )?;
             tx.execute(
@@ -137,6 +137,29 @@ impl crate::Store {
                 params![seq, duration_ms],
             )?;
             crate::parts::insert_segment_rows(tx, seq, segments)
+        })
+    }
+
+    /// Counts a run of the job as started and returns how many runs have
+    /// started since it last saved progress (this one included).
+    pub fn begin_attempt(&self, job: &JobRecord) -> StoreResult<i64> {
+        self.write(|tx| {
+            tx.execute("UPDATE jobs SET attempts = attempts + 1 WHERE seq = ?1", [job.seq])?;
+            let attempts = tx
+                .query_row("SELECT attempts FROM jobs WHERE seq = ?1", [job.seq], |r| r.get(0))
+                .optional()?;
+            attempts.ok_or(StoreError::NotFound)
+        })
+    }
+
+    /// A run that stopped on purpose (shutdown) does not count.
+    pub fn cancel_attempt(&self, job: &JobRecord) -> StoreResult<()> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE jobs SET attempts = max(attempts - 1, 0) WHERE seq = ?1",
+                [job.seq],
+            )?;
+            Ok(())
         })
     }
 

@@ -108,3 +108,19 @@ fn deleting_a_meeting_drops_its_jobs() {
     store.delete_meeting(&id).expect("delete");
     assert!(store.next_job().expect("read").is_none());
 }
+
+#[test]
+fn attempts_count_runs_without_progress() {
+    let folder = tempfile::tempdir().expect("temp");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("open");
+    let id = new_id();
+    let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
+    store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
+    let job = store.next_job().expect("read").expect("job");
+    assert_eq!(store.begin_attempt(&job).expect("first"), 1);
+    assert_eq!(store.begin_attempt(&job).expect("second"), 2, "a crash left the first one counted");
+    store.save_transcription_progress(&job, &[], 5_000, 5_000).expect("progress");
+    assert_eq!(store.begin_attempt(&job).expect("after progress"), 2, "progress resets the count");
+    store.cancel_attempt(&job).expect("shutdown");
+    assert_eq!(store.begin_attempt(&job).expect("after shutdown"), 2);
+}

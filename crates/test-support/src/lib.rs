@@ -217,6 +217,37 @@ pub fn seed(data_dir: &Path, meetings: &[SeedMeeting]) -> Vec<String> {
     meetings.iter().map(|meeting| seed_one(&store, meeting)).collect()
 }
 
+/// Queues an import of `audio` whose job has already started `runs` times
+/// without saving progress (as if each run had taken the service down).
+pub fn seed_crashing_import(data_dir: &Path, audio: &Path, runs: usize) -> String {
+    let store = Store::open(&data_dir.join("recorder.db")).expect("open store");
+    let id = new_id();
+    let meeting = MeetingRecord {
+        id: id.clone(),
+        title: "crashing".into(),
+        source_app: "import".into(),
+        started_at: 1_000,
+        ended_at: None,
+        duration_ms: 0,
+        status: MeetingStatus::Transcribing,
+        language: None,
+        starred: false,
+        processing_error: None,
+        attendees: vec![],
+        tags: vec![],
+    };
+    let kind = recorder_store::JobKind::Transcribe {
+        source_path: audio.display().to_string(),
+        channel: Channel::Sys,
+    };
+    store.insert_meeting_with_job(&meeting, &kind, 1_000).expect("queue");
+    let job = store.next_job().expect("read").expect("job");
+    for _ in 0..runs {
+        store.begin_attempt(&job).expect("attempt");
+    }
+    id
+}
+
 fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
     let id = new_id();
     let duration = meeting.lines.len() as i64 * 5000;

@@ -456,3 +456,15 @@ async fn music_gives_no_text_and_links_to_files_are_followed() {
         .await
         .expect_error(400, "invalid_request");
 }
+
+#[tokio::test]
+async fn a_job_that_keeps_taking_the_service_down_is_given_up() {
+    let mut id = String::new();
+    let service = TestService::start_with(BIN, model_options(), |data| {
+        id = recorder_test_support::seed_crashing_import(data, &speech::jfk_wav(), 3);
+    });
+    let meeting = wait_ready(&service, &id).await;
+    let error = meeting["processing_error"].as_str().unwrap_or_default();
+    assert!(error.contains("given up") && error.contains("3 times"), "{meeting}");
+    assert!(!note(&meeting, "summary").is_empty());
+}

@@ -16,6 +16,10 @@ use crate::state::AppState;
 
 pub use transcribe::EngineSlot;
 
+/// Runs of one job that may end with the service gone (a crash in the engine,
+/// say) before the job is given up with a `processing_error`.
+const MAX_ATTEMPTS: i64 = 3;
+
 /// Wakes the worker when a job is queued.
 #[derive(Default)]
 pub struct Pipeline {
@@ -67,7 +71,17 @@ async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlo
     let worker_state = state.clone();
     let result = tokio::task::spawn_blocking(move || {
         let mut engine = engine;
+        let attempts = match worker_state.store.begin_attempt(&job) {
+            Ok(attempts) => attempts,
+            Err(error) => return (engine, Err(error.to_string())),
+        };
         let outcome = match &job.kind {
+            JobKind::Transcribe { .. } if attempts > MAX_ATTEMPTS => {
+                transcribe::give_up(&worker_state, &job, attempts - 1)
+            }
+            JobKind::Notes { .. } if attempts > MAX_ATTEMPTS => {
+                notes::give_up(&worker_state, &job, attempts - 1)
+            }
             JobKind::Transcribe { source_path, channel } => {
                 transcribe::run(&worker_state, &job, source_path, *channel, &mut engine)
             }

@@ -13,6 +13,17 @@ use crate::state::AppState;
 const PIPELINE_KINDS: [NoteKind; 4] =
     [NoteKind::Summary, NoteKind::KeyPoints, NoteKind::Decisions, NoteKind::ActionItems];
 
+/// Gives a notes job up after it took the service down `attempts` times.
+pub fn give_up(state: &AppState, job: &JobRecord, attempts: i64) -> Result<(), String> {
+    let outcome = NotesOutcome {
+        processing_error: Some(format!(
+            "notes were given up: the service stopped {attempts} times while writing them"
+        )),
+        ..NotesOutcome::default()
+    };
+    save(state, job, &outcome)
+}
+
 pub fn run(
     state: &AppState,
     job: &JobRecord,
@@ -37,9 +48,24 @@ pub fn run(
         }
     };
     progress("saving");
-    state.store.finish_notes(job, &outcome, now_ms()).map_err(|e| e.to_string())?;
+    save(state, job, &outcome)?;
     if outcome.processing_error.is_none() {
         progress("done");
+    }
+    Ok(())
+}
+
+/// Stores the outcome and announces the meeting ready.
+fn save(state: &AppState, job: &JobRecord, outcome: &NotesOutcome) -> Result<(), String> {
+    match state.store.finish_notes(job, outcome, now_ms()) {
+        Ok(()) => {}
+        // Deleted while its notes were being written: nothing is left to do
+        // (the job went with the meeting).
+        Err(recorder_store::StoreError::NotFound) => {
+            tracing::info!(meeting_id = job.meeting_id, "meeting deleted during notes");
+            return Ok(());
+        }
+        Err(error) => return Err(error.to_string()),
     }
     state
         .events

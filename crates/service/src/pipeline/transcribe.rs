@@ -26,6 +26,17 @@ struct EngineKey {
     language: Option<String>,
 }
 
+/// Gives a job up after it took the service down `attempts` times in a row.
+pub fn give_up(state: &AppState, job: &JobRecord, attempts: i64) -> Result<(), String> {
+    let end = TranscriptionEnd {
+        error: Some(format!(
+            "transcription was given up: the service stopped {attempts} times while working on this file"
+        )),
+        ..TranscriptionEnd::default()
+    };
+    finish(state, job, end)
+}
+
 pub fn run(
     state: &AppState,
     job: &JobRecord,
@@ -37,12 +48,18 @@ pub fn run(
     let end = match outcome {
         Ok(end) => end,
         // Shutting down: the job stays queued and resumes at the next start.
-        Err(FileError::Stopped) => return Ok(()),
+        Err(FileError::Stopped) => {
+            return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+        }
         Err(error) => TranscriptionEnd {
             error: Some(format!("transcription failed: {error}")),
             ..TranscriptionEnd::default()
         },
     };
+    finish(state, job, end)
+}
+
+fn finish(state: &AppState, job: &JobRecord, end: TranscriptionEnd) -> Result<(), String> {
     state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
     state
         .events
