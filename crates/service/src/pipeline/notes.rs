@@ -48,11 +48,7 @@ pub fn run(
         }
     };
     progress("saving");
-    save(state, job, &outcome)?;
-    if outcome.processing_error.is_none() {
-        progress("done");
-    }
-    Ok(())
+    save(state, job, &outcome)
 }
 
 /// Stores the outcome and announces the meeting ready.
@@ -66,6 +62,12 @@ fn save(state: &AppState, job: &JobRecord, outcome: &NotesOutcome) -> Result<(),
             return Ok(());
         }
         Err(error) => return Err(error.to_string()),
+    }
+    if outcome.processing_error.is_none() {
+        state.events.emit(
+            "notes.progress",
+            json!({ "meeting_id": job.meeting_id, "stage": "done", "provider": "builtin" }),
+        );
     }
     state
         .events
