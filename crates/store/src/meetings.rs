@@ -26,6 +26,26 @@ pub struct MeetingRecord {
     pub tags: Vec<String>,
 }
 
+impl MeetingRecord {
+    /// A meeting made from an imported audio file, about to be transcribed.
+    pub fn new_import(title: String, started_at: i64) -> Self {
+        MeetingRecord {
+            id: recorder_domain::new_id(),
+            title,
+            source_app: "import".to_owned(),
+            started_at,
+            ended_at: None,
+            duration_ms: 0,
+            status: MeetingStatus::Transcribing,
+            language: None,
+            starred: false,
+            processing_error: None,
+            attendees: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+}
+
 /// Filters and paging of a meeting list. `q` is raw user text.
 #[derive(Debug, Clone, Default)]
 pub struct ListQuery {

@@ -8,20 +8,7 @@ use recorder_store::{
 };
 
 fn imported(id: &str) -> MeetingRecord {
-    MeetingRecord {
-        id: id.to_owned(),
-        title: "talk".into(),
-        source_app: "import".into(),
-        started_at: 1_000,
-        ended_at: None,
-        duration_ms: 0,
-        status: MeetingStatus::Transcribing,
-        language: None,
-        attendees: vec![],
-        tags: vec![],
-        starred: false,
-        processing_error: None,
-    }
+    MeetingRecord { id: id.to_owned(), ..MeetingRecord::new_import("talk".into(), 1_000) }
 }
 
 fn segment(start_ms: i64, text: &str) -> NewSegment {

@@ -221,21 +221,8 @@ pub fn seed(data_dir: &Path, meetings: &[SeedMeeting]) -> Vec<String> {
 /// without saving progress (as if each run had taken the service down).
 pub fn seed_crashing_import(data_dir: &Path, audio: &Path, runs: usize) -> String {
     let store = Store::open(&data_dir.join("recorder.db")).expect("open store");
-    let id = new_id();
-    let meeting = MeetingRecord {
-        id: id.clone(),
-        title: "crashing".into(),
-        source_app: "import".into(),
-        started_at: 1_000,
-        ended_at: None,
-        duration_ms: 0,
-        status: MeetingStatus::Transcribing,
-        language: None,
-        starred: false,
-        processing_error: None,
-        attendees: vec![],
-        tags: vec![],
-    };
+    let meeting = MeetingRecord::new_import("crashing".into(), 1_000);
+    let id = meeting.id.clone();
     let kind = recorder_store::JobKind::Transcribe {
         source_path: audio.display().to_string(),
         channel: Channel::Sys,

@@ -13,7 +13,7 @@ use recorder_api_types::{
     Attendee, ErrorBody, ErrorCode, ImportRequest, Marker, MarkerRequest, Meeting, NotesAccepted,
     NotesRequest, Prompt, PromptReply, PromptRequest, StartRequest, StopReply,
 };
-use recorder_domain::{new_id, Channel, MeetingStatus, NoteKind};
+use recorder_domain::{new_id, Channel, NoteKind};
 use recorder_store::{JobKind, MeetingRecord, PromptRecord, PromptState, StoreError};
 use serde_json::json;
 
@@ -204,7 +204,7 @@ pub async fn import(
     }
     let path = resolve_import_path(&request.path, state.environment.home.as_deref())?;
     let checked = path.clone();
-    let is_wav = tokio::task::spawn_blocking(move || check_import_file(&checked))
+    let (is_wav, source) = tokio::task::spawn_blocking(move || check_import_file(&checked))
         .await
         .map_err(|error| ApiError::internal("checking the import file", error))??;
     if !is_wav && state.environment.find_program("ffmpeg").is_none() {
@@ -215,7 +215,7 @@ pub async fn import(
     }
     crate::models::active_model(&state)?;
     let record = import_record(&path, request.title);
-    let source_path = std::fs::canonicalize(&path).unwrap_or(path).to_string_lossy().into_owned();
+    let source_path = source.to_string_lossy().into_owned();
     let job = JobKind::Transcribe { source_path, channel: Channel::Sys };
     let stored = record.clone();
     state
@@ -241,20 +241,8 @@ fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
             .unwrap_or_else(|| "Imported audio".to_owned())
     };
     let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
-    MeetingRecord {
-        id: new_id(),
-        title: title.unwrap_or_else(file_title).chars().take(500).collect(),
-        source_app: "import".to_owned(),
-        started_at: now_ms(),
-        ended_at: None,
-        duration_ms: 0,
-        status: MeetingStatus::Transcribing,
-        language: None,
-        starred: false,
-        processing_error: None,
-        attendees: Vec::new(),
-        tags: Vec::new(),
-    }
+    let title = title.unwrap_or_else(file_title).chars().take(500).collect();
+    MeetingRecord::new_import(title, now_ms())
 }
 
 /// Absolute, or `~/…` under the home folder; never `~user`.
@@ -271,8 +259,10 @@ fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> 
     Ok(path)
 }
 
-/// Extension, then existence and kind (after links), then size. Returns is-WAV.
-fn check_import_file(path: &FsPath) -> ApiResult<bool> {
+/// Extension, then existence and kind (after links), then size. Returns
+/// whether it is WAV, and the file's path with links resolved (the job reads
+/// that file even if the link changes later).
+fn check_import_file(path: &FsPath) -> ApiResult<(bool, PathBuf)> {
     let extension =
         path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     if !AUDIO_EXTENSIONS.contains(&extension.as_str()) {
@@ -292,7 +282,8 @@ fn check_import_file(path: &FsPath) -> ApiResult<bool> {
             "audio files of up to 4 GiB can be imported",
         ));
     }
-    Ok(extension == "wav")
+    let source = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok((extension == "wav", source))
 }
 
 /// Regenerate notes of a kind. Pro.
@@ -325,7 +316,14 @@ pub async fn regenerate_notes(
     }
     let id = meeting_id(&id)?;
     if kind == NoteKind::Custom {
-        // No note templates exist yet, so every template id is unknown.
+        // No note templates exist yet, so every template id is unknown; an
+        // unknown meeting is still reported as such first.
+        let meeting = id.clone();
+        state
+            .db(move |store| {
+                store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e))
+            })
+            .await?;
         return Err(ApiError::not_found("note template"));
     }
     let queued = id.clone();

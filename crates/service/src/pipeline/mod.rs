@@ -95,11 +95,11 @@ async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlo
     match result {
         Ok((engine, Ok(()))) => engine,
         Ok((engine, Err(error))) => {
-            report_failure(state, &meeting_id, &error);
+            report_failure(state, &meeting_id, &error).await;
             engine
         }
         Err(error) => {
-            report_failure(state, &meeting_id, &error.to_string());
+            report_failure(state, &meeting_id, &error.to_string()).await;
             EngineSlot::default()
         }
     }
@@ -108,10 +108,10 @@ async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlo
 /// A job that could not even record its own failure (the database refused,
 /// or the meeting was deleted meanwhile): log it and pause briefly so a
 /// persistent fault does not spin.
-fn report_failure(state: &AppState, meeting_id: &str, error: &str) {
+async fn report_failure(state: &AppState, meeting_id: &str, error: &str) {
     tracing::error!(meeting_id, error, "a processing job failed");
     state
         .events
         .emit("error", json!({ "message": format!("processing a meeting failed: {error}") }));
-    std::thread::sleep(Duration::from_millis(500));
+    tokio::time::sleep(Duration::from_millis(500)).await;
 }
