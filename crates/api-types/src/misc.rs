@@ -17,6 +17,9 @@ pub struct RecordingState {
     pub active: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meeting_id: Option<String>,
+    /// While recording: whether it is paused (an extension of the spec).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<bool>,
 }
 
 /// Lenient on purpose: extensions update on their own schedule, so fields this

@@ -67,3 +67,19 @@ pub struct PlanReply {
 pub struct PauseRequest {
     pub paused: bool,
 }
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PauseReply {
+    pub meeting_id: String,
+    pub paused: bool,
+}
+
+/// `POST /ui/recording/start`: the person's own button; every field optional.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PersonStartRequest {
+    #[serde(default)]
+    pub source_app: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+}

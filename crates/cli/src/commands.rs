@@ -13,7 +13,10 @@ use crate::output;
 #[derive(Subcommand)]
 pub enum Command {
     /// Run the service in the foreground
-    Serve,
+    Serve(crate::serve::ServeArgs),
+    /// Start, stop, pause or mark a recording
+    #[command(subcommand)]
+    Record(crate::record::RecordCommand),
     /// Show whether the service runs and what it is doing
     Status(JsonFlag),
     /// List, show or delete meetings
@@ -143,6 +146,11 @@ impl Failure {
     pub fn general(error: impl std::fmt::Display) -> Self {
         Failure { message: error.to_string(), exit_code: 1 }
     }
+
+    /// A wrong use of the command line (exit code 2, as clap's own).
+    pub fn usage(message: impl std::fmt::Display) -> Self {
+        Failure { message: message.to_string(), exit_code: 2 }
+    }
 }
 
 impl From<ClientError> for Failure {
@@ -186,7 +194,8 @@ pub(crate) fn connect(context: &Context, channel: Channel) -> Result<Client, Fai
 
 pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
     match command {
-        Command::Serve => crate::serve::run(context).await,
+        Command::Serve(args) => crate::serve::run(context, args).await,
+        Command::Record(sub) => crate::record::run(&context, sub).await,
         Command::Status(flag) => status(&connect(&context, Channel::Api)?, flag.json).await,
         Command::Meetings(sub) => meetings(&connect(&context, Channel::Api)?, sub).await,
         Command::Transcript(args) => {
@@ -215,6 +224,7 @@ async fn status(client: &Client, json: bool) -> Result<(), Failure> {
         return output::json(&health);
     }
     let recording = match &health.recording.meeting_id {
+        Some(id) if health.recording.paused == Some(true) => format!("paused recording {id}"),
         Some(id) if health.recording.active => format!("recording meeting {id}"),
         _ => "not recording".to_string(),
     };

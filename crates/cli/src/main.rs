@@ -7,6 +7,7 @@ mod commands;
 mod import;
 mod models;
 mod output;
+mod record;
 mod serve;
 
 use std::path::PathBuf;

@@ -217,7 +217,7 @@ fn data_dir(context: &Context) -> Result<DataDir, Failure> {
 }
 
 fn usage(message: String) -> Failure {
-    Failure { message, exit_code: 2 }
+    Failure::usage(message)
 }
 
 /// A name for a file: its stem without `ggml-`, other characters made `-`.

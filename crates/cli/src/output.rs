@@ -197,3 +197,14 @@ pub fn policy_table(report: &PolicyReport) {
         println!("Managed by {}", report.managed_by);
     }
 }
+
+/// `mm:ss`, or `h:mm:ss` past an hour.
+pub fn clock(ms: i64) -> String {
+    let seconds = ms.max(0) / 1000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m:02}:{s:02}")
+    }
+}

@@ -2,7 +2,12 @@
 //! service itself.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use clap::Args;
+use recorder_capture::files::FileSource;
+use recorder_capture::AudioSource;
 
 use recorder_service::{AddressInUse, Config, Service};
 use recorder_settings::{DataDir, Environment};
@@ -13,13 +18,52 @@ use tracing_subscriber::{fmt, EnvFilter, Layer};
 
 use crate::commands::{Context, Failure};
 
-pub async fn run(context: Context) -> Result<(), Failure> {
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Play this WAV file as the microphone (for demos and tests)
+    #[arg(long, value_name = "A.wav")]
+    pub mic_file: Option<PathBuf>,
+    /// Play this WAV file as the system audio (the other side of the call)
+    #[arg(long, value_name = "B.wav")]
+    pub sys_file: Option<PathBuf>,
+    /// Play the files X times faster than real time
+    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    pub audio_speed: f64,
+}
+
+impl ServeArgs {
+    /// Files in place of devices when either file is given.
+    fn audio_source(&self) -> Result<Option<Arc<dyn AudioSource>>, Failure> {
+        if self.mic_file.is_none() && self.sys_file.is_none() {
+            return Ok(None);
+        }
+        if !(self.audio_speed.is_finite() && self.audio_speed > 0.0) {
+            return Err(Failure::usage("--audio-speed must be a number above 0"));
+        }
+        for path in [&self.mic_file, &self.sys_file].into_iter().flatten() {
+            if !path.is_file() {
+                return Err(Failure::usage(format!("no audio file at {}", path.display())));
+            }
+        }
+        let absolute = |path: &Option<PathBuf>| {
+            path.as_ref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+        };
+        Ok(Some(Arc::new(FileSource {
+            mic: absolute(&self.mic_file),
+            sys: absolute(&self.sys_file),
+            speed: self.audio_speed,
+        })))
+    }
+}
+
+pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
+    let audio = args.audio_source()?;
     let environment = Environment::from_process();
     let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
     data_dir.prepare().map_err(Failure::general)?;
     init_logging(&data_dir, &environment);
     let shutdown = CancellationToken::new();
-    let config = Config { data_dir, port: context.port, environment };
+    let config = Config { data_dir, port: context.port, environment, audio };
     let service = Service::bind(config, shutdown.clone()).await.map_err(|error| match error
         .downcast_ref::<AddressInUse>(
     ) {

@@ -16,6 +16,7 @@ mod managed;
 mod models;
 mod pairing;
 mod pipeline;
+mod recording;
 mod render;
 mod router;
 mod sessions;
@@ -45,6 +46,8 @@ pub struct Config {
     /// `--port`; otherwise `general.api_port` from settings.json.
     pub port: Option<u16>,
     pub environment: Environment,
+    /// Where audio comes from; `None` means the platform's devices.
+    pub audio: Option<Arc<dyn recorder_capture::AudioSource>>,
 }
 
 /// A service bound to its port, ready to serve.
@@ -76,6 +79,9 @@ impl Service {
             }
             Err(error) => return Err(error).context(format!("cannot listen on 127.0.0.1:{port}")),
         };
+        if let Some(audio) = &config.audio {
+            tracing::info!(backend = audio.name(), "audio capture");
+        }
         let store = Arc::new(Store::open(&data_dir.database()).with_context(|| {
             format!("cannot open the database {}", data_dir.database().display())
         })?);
@@ -102,11 +108,16 @@ impl Service {
             egress,
             model_downloads: models::Downloads::default(),
             pipeline: pipeline::Pipeline::default(),
+            engine: pipeline::SharedEngine::default(),
+            recorder: recording::Recorder::new(
+                config.audio.unwrap_or_else(recorder_capture::platform_source),
+            ),
             store,
             data_dir,
             environment: config.environment,
             shutdown,
         }));
+        recording::recover::recover_interrupted(&state);
         Ok(Service { listener, state })
     }
 
@@ -123,12 +134,24 @@ impl Service {
             tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
             tokio::spawn(tasks::expire_prompts(state.clone())),
             tokio::spawn(pipeline::run(state.clone())),
+            tokio::spawn(tasks::unload_idle_model(state.clone())),
         ];
+        let state_for_stop = state.clone();
         axum::serve(self.listener, router::app(state))
             .with_graceful_shutdown(shutdown.clone().cancelled_owned())
             .await
             .context("the API server stopped")?;
         shutdown.cancel();
+        // A recording in progress is ended properly: files closed, the rest
+        // queued for transcription at the next start.
+        if state_for_stop.recorder.current().is_some() {
+            match state_for_stop.recorder.stop().await {
+                Ok(meeting_id) => tracing::info!(meeting_id, "recording stopped at shutdown"),
+                Err(error) => {
+                    tracing::error!(error = %error.message, "could not stop the recording")
+                }
+            }
+        }
         for task in tasks {
             if let Err(error) = task.await {
                 tracing::error!(%error, "a background task ended abnormally");

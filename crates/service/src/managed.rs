@@ -89,6 +89,11 @@ impl SettingsHandle {
         self.read().value().clone()
     }
 
+    /// The person's own choices, before any managed key applies.
+    pub fn typed(&self) -> Settings {
+        self.read().typed().clone()
+    }
+
     pub fn effective(&self, policy: &PolicyValues) -> Value {
         effective_settings(&self.read(), policy)
     }

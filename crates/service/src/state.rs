@@ -45,6 +45,10 @@ pub struct Shared {
     pub model_downloads: crate::models::Downloads,
     /// Wakes the job worker when work is queued.
     pub pipeline: crate::pipeline::Pipeline,
+    /// The transcription engine shared by jobs and live recordings.
+    pub engine: crate::pipeline::SharedEngine,
+    /// The recording in progress, and the capture backend.
+    pub recorder: crate::recording::Recorder,
     pub shutdown: CancellationToken,
 }
 

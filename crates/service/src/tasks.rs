@@ -36,3 +36,19 @@ pub async fn expire_prompts(state: AppState) {
         }
     }
 }
+
+/// A loaded model takes hundreds of MB: it is freed after a quiet period
+/// (never during a recording) and loaded again when next needed.
+pub async fn unload_idle_model(state: AppState) {
+    const QUIET: Duration = Duration::from_secs(120);
+    let mut ticker = tokio::time::interval(Duration::from_secs(10));
+    loop {
+        tokio::select! {
+            _ = state.shutdown.cancelled() => return,
+            _ = ticker.tick() => {}
+        }
+        if state.recorder.current().is_none() && state.engine.unload_if_idle(QUIET) {
+            tracing::info!("transcription model unloaded after {} s without use", QUIET.as_secs());
+        }
+    }
+}

@@ -45,7 +45,7 @@ impl crate::Store {
     ) -> StoreResult<()> {
         self.write(|tx| {
             insert_meeting(tx, meeting, now)?;
-            insert_job(tx, &meeting.id, kind, now)
+            insert_job(tx, &meeting.id, kind, now, 0)
         })
     }
 
@@ -73,7 +73,7 @@ impl crate::Store {
                 note_kind: Some(note_kind.to_owned()),
                 template_id: template_id.map(str::to_owned),
             };
-            insert_job(tx, meeting_id, &kind, now)?;
+            insert_job(tx, meeting_id, &kind, now, 0)?;
             set_status(tx, meeting_id, MeetingStatus::Summarising, now)
         })
     }
@@ -163,37 +163,55 @@ impl crate::Store {
         })
     }
 
-    /// Drops segments left after `from_ms` by a run that stopped midway.
-    pub fn discard_segments_after(&self, meeting_id: &str, from_ms: i64) -> StoreResult<()> {
+    /// Drops segments of `channel` left after `from_ms` by a run that stopped
+    /// midway (the other channel of a recording keeps its own).
+    pub fn discard_segments_after(
+        &self,
+        meeting_id: &str,
+        channel: Channel,
+        from_ms: i64,
+    ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute(
-                "DELETE FROM segments WHERE meeting = ?1 AND start_ms >= ?2",
-                params![seq, from_ms],
+                "DELETE FROM segments WHERE meeting = ?1 AND channel = ?2 AND start_ms >= ?3",
+                params![seq, channel.as_str(), from_ms],
             )?;
             Ok(())
         })
     }
 
-    /// Ends a transcription: the meeting moves to `summarising` and a notes
-    /// job takes the transcription job's place. `error` is kept on the meeting.
+    /// Ends a transcription job. When it was the meeting's last one (a
+    /// recording has one per channel), the meeting moves to `summarising` and
+    /// a notes job takes its place; returns whether it did. An `error` is kept
+    /// on the meeting (an earlier one is not wiped by a later success).
     pub fn finish_transcription(
         &self,
         job: &JobRecord,
         ended: TranscriptionEnd,
         now: i64,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<bool> {
         self.write(|tx| {
             tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
             tx.execute(
                 "UPDATE meetings SET language = coalesce(?2, language), \
                  duration_ms = max(duration_ms, ?3), ended_at = coalesce(ended_at, started_at + ?3), \
-                 processing_error = ?4 WHERE id = ?1",
+                 processing_error = coalesce(?4, processing_error) WHERE id = ?1",
                 params![job.meeting_id, ended.language, ended.duration_ms, ended.error],
             )?;
+            let seq = meeting_seq(tx, &job.meeting_id)?;
+            let others: i64 = tx.query_row(
+                "SELECT count(*) FROM jobs WHERE meeting = ?1 AND kind = 'transcribe'",
+                [seq],
+                |r| r.get(0),
+            )?;
+            if others > 0 {
+                return Ok(false);
+            }
             let notes = JobKind::Notes { note_kind: None, template_id: None };
-            insert_job(tx, &job.meeting_id, &notes, now)?;
-            set_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)
+            insert_job(tx, &job.meeting_id, &notes, now, 0)?;
+            set_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
+            Ok(true)
         })
     }
 
@@ -232,7 +250,13 @@ pub struct TranscriptionEnd {
     pub error: Option<String>,
 }
 
-fn insert_job(tx: &Transaction, meeting_id: &str, kind: &JobKind, now: i64) -> StoreResult<()> {
+pub(crate) fn insert_job(
+    tx: &Transaction,
+    meeting_id: &str,
+    kind: &JobKind,
+    now: i64,
+    resume_ms: i64,
+) -> StoreResult<()> {
     let seq = meeting_seq(tx, meeting_id)?;
     let (name, source, channel, note_kind, template_id) = match kind {
         JobKind::Transcribe { source_path, channel } => {
@@ -243,14 +267,19 @@ fn insert_job(tx: &Transaction, meeting_id: &str, kind: &JobKind, now: i64) -> S
         }
     };
     tx.execute(
-        "INSERT INTO jobs (meeting, kind, source_path, channel, note_kind, template_id, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![seq, name, source, channel, note_kind, template_id, now],
+        "INSERT INTO jobs (meeting, kind, source_path, channel, note_kind, template_id, \
+         created_at, resume_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![seq, name, source, channel, note_kind, template_id, now, resume_ms],
     )?;
     Ok(())
 }
 
-fn set_status(tx: &Transaction, id: &str, status: MeetingStatus, now: i64) -> StoreResult<()> {
+pub(crate) fn set_status(
+    tx: &Transaction,
+    id: &str,
+    status: MeetingStatus,
+    now: i64,
+) -> StoreResult<()> {
     tx.execute(
         "UPDATE meetings SET status = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, status.as_str(), now],

@@ -13,6 +13,7 @@ mod migrations;
 mod parts;
 mod person;
 mod pool;
+mod recordings;
 mod search;
 
 pub use error::{StoreError, StoreResult};
@@ -21,4 +22,5 @@ pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
 pub use person::{PairingRecord, PromptRecord, PromptState};
 pub use pool::Store;
+pub use recordings::{ChannelRest, RecordingEnd};
 pub use search::{fts_query, HitSource, SearchHit};

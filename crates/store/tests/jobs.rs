@@ -37,11 +37,11 @@ fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
     assert_eq!(job.resume_ms, 28_000);
     // A resumed run first drops what an interrupted chunk may have left.
     store.insert_segments(&id, &[segment(29_000, "half a chunk")]).expect("stray");
-    store.discard_segments_after(&id, job.resume_ms).expect("discard");
+    store.discard_segments_after(&id, Channel::Sys, job.resume_ms).expect("discard");
     assert_eq!(store.segments(&id).expect("segments").len(), 1);
 
     let end = TranscriptionEnd { language: Some("en".into()), duration_ms: 31_000, error: None };
-    store.finish_transcription(&job, end, 2_000).expect("finish");
+    assert!(store.finish_transcription(&job, end, 2_000).expect("finish"), "last job");
     let meeting = store.meeting(&id).expect("meeting");
     assert_eq!(meeting.status, MeetingStatus::Summarising);
     assert_eq!(meeting.duration_ms, 31_000);

@@ -98,7 +98,7 @@ const TAIL_RETRIES: usize = 2;
 /// skips the rest of it (a "single timestamp ending"); since a chunk is one
 /// window, that would silently lose speech. When the text ends well before the
 /// chunk does, the rest of the chunk is transcribed on its own.
-fn transcribe_chunk(
+pub fn transcribe_chunk(
     engine: &mut dyn Transcriber,
     samples: &[f32],
 ) -> Result<crate::engine::ChunkResult, SttError> {

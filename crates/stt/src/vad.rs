@@ -13,8 +13,13 @@ const ABOVE_FLOOR_DB: f32 = 10.0;
 const START_FRAMES: usize = 3;
 const PRE_ROLL_FRAMES: usize = 10;
 const HANGOVER_FRAMES: usize = 10;
-const MAX_PAUSE_FRAMES: usize = 50;
-const MAX_CHUNK_FRAMES: usize = 28_000 / FRAME_MS as usize;
+/// Files: a chunk ends at a pause of 1.5 s, or at ~28 s (one whisper window).
+const FILE_PAUSE_FRAMES: usize = 50;
+const FILE_CHUNK_FRAMES: usize = 28_000 / FRAME_MS as usize;
+/// Live capture: utterances end at a pause of 0.6 s and are at most 15 s, so
+/// a line appears soon after it was said.
+const LIVE_PAUSE_FRAMES: usize = 20;
+const LIVE_CHUNK_FRAMES: usize = 15_000 / FRAME_MS as usize;
 const SPLIT_WINDOW_FRAMES: usize = 8_000 / FRAME_MS as usize;
 
 /// A stretch of audio that holds speech, with its place in the file.
@@ -49,6 +54,8 @@ pub struct Chunker {
     pre_roll: Vec<Vec<f32>>,
     open: Option<OpenChunk>,
     run: usize,
+    max_pause_frames: usize,
+    max_chunk_frames: usize,
 }
 
 struct OpenChunk {
@@ -73,7 +80,25 @@ impl Chunker {
             pre_roll: Vec::new(),
             open: None,
             run: 0,
+            max_pause_frames: FILE_PAUSE_FRAMES,
+            max_chunk_frames: FILE_CHUNK_FRAMES,
         }
+    }
+
+    /// A chunker for live capture: shorter pauses end an utterance, and
+    /// utterances are shorter, so the transcript keeps up with the call.
+    pub fn live() -> Self {
+        Chunker {
+            max_pause_frames: LIVE_PAUSE_FRAMES,
+            max_chunk_frames: LIVE_CHUNK_FRAMES,
+            ..Self::starting_at(0)
+        }
+    }
+
+    /// Where the utterance being collected (speech started, not yet cut)
+    /// began, in ms; `None` between utterances.
+    pub fn speech_since_ms(&self) -> Option<i64> {
+        self.open.as_ref().map(|chunk| chunk.start_frame * FRAME_MS)
     }
 
     /// Where the chunker has read up to, in ms from the start of the file.
@@ -146,11 +171,11 @@ impl Chunker {
     fn close_if_done(&mut self, out: &mut Vec<SpeechChunk>) {
         let Some(chunk) = self.open.as_mut() else { return };
         let silent_for = chunk.frames.len() - chunk.last_speech;
-        if silent_for >= MAX_PAUSE_FRAMES {
+        if silent_for >= self.max_pause_frames {
             let keep = chunk.last_speech + HANGOVER_FRAMES;
             out.push(to_chunk(chunk.start_frame, &chunk.frames[..keep]));
             self.open = None;
-        } else if chunk.frames.len() >= MAX_CHUNK_FRAMES {
+        } else if chunk.frames.len() >= self.max_chunk_frames {
             let split = quietest_frame(&chunk.frames[chunk.frames.len() - SPLIT_WINDOW_FRAMES..])
                 + chunk.frames.len()
                 - SPLIT_WINDOW_FRAMES;

@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::{
-    ErrorCode, LicenseRequest, LoginLink, Pairing, PairingCode, Pairings, PauseRequest, PlanReply,
-    PromptAnswer, PromptAnswerRequest,
+    ErrorCode, LicenseRequest, LoginLink, Meeting, Pairing, PairingCode, Pairings, PauseReply,
+    PauseRequest, PersonStartRequest, PlanReply, PromptAnswer, PromptAnswerRequest, StopReply,
 };
 use recorder_store::PromptState;
 use serde_json::{json, Value};
@@ -16,9 +16,10 @@ use serde_json::{json, Value};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, QueryMap};
-use crate::handlers::recording::{not_recording, recording_unavailable};
+use crate::handlers::recording::{default_title, start_spec_of, text};
 use crate::license;
 use crate::managed::SettingsChangeError;
+use crate::recording::StartSpec;
 use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
 
@@ -55,29 +56,53 @@ pub async fn answer_prompt(
     if prompt.state != PromptState::Pending || prompt.expires_at <= now_ms() {
         return Err(ApiError::not_found("pending prompt"));
     }
-    if answer != "decline" {
-        // Accepting starts a recording; capture is not built yet. The prompt stays
-        // pending, so nothing the person chose is lost.
-        return Err(recording_unavailable());
+    // Accepting starts the recording first: if it cannot start (already
+    // recording, no model), the prompt stays pending and nothing is lost.
+    let meeting_id = match answer {
+        "decline" => None,
+        _ => Some(state.recorder.start(&state, start_spec_of(&prompt)).await?.id),
+    };
+    if answer == "always" {
+        remember_app(&state, &prompt.source_app);
     }
-    let id = prompt_id.clone();
+    let (id, chosen, meeting) = (prompt_id.clone(), answer.to_owned(), meeting_id.clone());
     let answered = state
         .db(move |store| {
             store
-                .answer_prompt(&id, "decline", None)
+                .answer_prompt(&id, &chosen, meeting.as_deref())
                 .map_err(|e| ApiError::internal("answering the prompt", e))
         })
         .await?;
     if !answered {
         return Err(ApiError::not_found("pending prompt"));
     }
-    let reply =
-        PromptAnswer { prompt_id, accepted: false, answer: "decline".into(), meeting_id: None };
-    state.events.emit(
-        "prompt.answered",
-        json!({ "prompt_id": reply.prompt_id, "accepted": false, "answer": "decline" }),
-    );
+    let accepted = meeting_id.is_some();
+    let reply = PromptAnswer { prompt_id, accepted, answer: answer.into(), meeting_id };
+    state.events.emit("prompt.answered", serde_json::to_value(&reply).unwrap_or_default());
     Ok(Json(reply))
+}
+
+/// 'Always': adds the app to 'Record without asking for'. Under
+/// DisableAutoRecordApps the list is managed (forced empty) and stays so.
+fn remember_app(state: &AppState, source_app: &str) {
+    let mut apps = state.settings.typed().recording.auto_record_apps;
+    if apps.iter().any(|app| app.eq_ignore_ascii_case(source_app)) {
+        return;
+    }
+    apps.push(source_app.to_owned());
+    let patch = json!({ "recording": { "auto_record_apps": apps } });
+    match state.settings.patch(&patch, &state.policy()) {
+        Ok(_) => tracing::info!(source_app, "added to 'Record without asking for'"),
+        Err(SettingsChangeError::Policy(_)) => {
+            tracing::info!(
+                source_app,
+                "'Record without asking for' is managed; the app was not added"
+            )
+        }
+        Err(SettingsChangeError::Invalid(error) | SettingsChangeError::Save(error)) => {
+            tracing::warn!(source_app, %error, "could not add the app to 'Record without asking for'")
+        }
+    }
 }
 
 /// `GET /ui/settings` → settings.json as it is on disk.
@@ -161,19 +186,50 @@ pub async fn install_license(
     Ok(Json(PlanReply { plan: "pro".into() }))
 }
 
-/// `POST /ui/recording/start`: the person's own button (no plan or setting gate).
-pub async fn start_recording() -> ApiResult<Json<Value>> {
-    Err(recording_unavailable())
+/// `POST /ui/recording/start`: the person's own button (no plan or setting
+/// gate). The body is optional.
+pub async fn start_recording(
+    State(state): State<AppState>,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
+    let request: PersonStartRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        PersonStartRequest::default()
+    } else {
+        crate::extract::parse_json(&body)?
+    };
+    let source_app = match request.source_app.as_deref() {
+        Some(app) => text("source_app", app, 100)?,
+        None => "recorder".to_owned(),
+    };
+    let title = request.title.as_deref().map(|t| text("title", t, 500)).transpose()?;
+    let spec = StartSpec {
+        title: title.unwrap_or_else(|| default_title(&source_app)),
+        source_app,
+        attendees: Vec::new(),
+    };
+    let meeting = state.recorder.start(&state, spec).await?;
+    Ok((StatusCode::CREATED, Json(crate::convert::meeting(meeting))))
 }
 
 /// `POST /ui/recording/stop`
-pub async fn stop_recording() -> ApiResult<Json<Value>> {
-    Err(not_recording())
+pub async fn stop_recording(State(state): State<AppState>) -> ApiResult<Json<StopReply>> {
+    let meeting_id = state.recorder.stop().await?;
+    Ok(Json(StopReply { meeting_id, status: "transcribing".into() }))
 }
 
-/// `POST /ui/recording/pause` `{ paused }`
-pub async fn pause_recording(ApiJson(_request): ApiJson<PauseRequest>) -> ApiResult<Json<Value>> {
-    Err(not_recording())
+/// `POST /ui/recording/pause` `{ paused }`: paused time is not recorded.
+pub async fn pause_recording(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<PauseRequest>,
+) -> ApiResult<Json<PauseReply>> {
+    let (meeting_id, changed) = state.recorder.pause(request.paused)?;
+    if changed {
+        state.events.emit(
+            "recording.paused",
+            json!({ "paused": request.paused, "meeting_id": meeting_id }),
+        );
+    }
+    Ok(Json(PauseReply { meeting_id, paused: request.paused }))
 }
 
 /// `GET /`: a small page for the person; it shows nothing private before sign-in.

@@ -1,8 +1,8 @@
 //! Recording, prompts, import and notes regeneration through `/v1`.
 //!
-//! Every gate of the contract runs here in order. Import and notes queue a job
-//! for the pipeline and answer 202 at once. Capture arrives in later work, so
-//! recording start answers 503 after all checks and never pretends to succeed.
+//! Every gate of the contract (policy → plan → setting) runs in the route's
+//! layer; the state checks (already recording, not recording, no model) run
+//! here. Import and notes queue a job for the pipeline and answer 202 at once.
 
 use std::path::{Path as FsPath, PathBuf};
 
@@ -14,13 +14,14 @@ use recorder_api_types::{
     NotesRequest, Prompt, PromptReply, PromptRequest, StartRequest, StopReply,
 };
 use recorder_domain::{new_id, Channel, NoteKind};
-use recorder_store::{JobKind, MeetingRecord, PromptRecord, PromptState, StoreError};
+use recorder_store::{JobKind, MarkerRecord, MeetingRecord, PromptRecord, PromptState, StoreError};
 use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::handlers::meetings::meeting_id;
+use crate::recording::StartSpec;
 use crate::state::AppState;
 
 pub const PROMPT_LIFETIME_MS: i64 = 60_000;
@@ -29,13 +30,6 @@ const AUDIO_EXTENSIONS: [&str; 14] = [
     "wav", "mp3", "m4a", "aac", "flac", "ogg", "oga", "opus", "webm", "aiff", "aif", "caf", "wma",
     "amr",
 ];
-
-pub fn recording_unavailable() -> ApiError {
-    ApiError::new(
-        ErrorCode::RecordingUnavailable,
-        "audio capture is not available in this build of recorder yet",
-    )
-}
 
 pub fn not_recording() -> ApiError {
     ApiError::new(ErrorCode::NotRecording, "nothing is being recorded")
@@ -50,7 +44,7 @@ pub fn not_recording() -> ApiError {
         (status = 403, body = ErrorBody, description = "policy_denied for agents under DisableAgentRecording"),
         (status = 409, body = ErrorBody, description = "already_recording"),
         (status = 413, body = ErrorBody),
-        (status = 503, body = ErrorBody, description = "recording_unavailable (auto-record apps)"),
+        (status = 503, body = ErrorBody, description = "model_unavailable or recording_unavailable (auto-record apps start at once)"),
     ),
     security(("bearer" = [])))]
 pub async fn prompt(
@@ -58,10 +52,12 @@ pub async fn prompt(
     ApiJson(request): ApiJson<PromptRequest>,
 ) -> ApiResult<Json<PromptReply>> {
     let record = prompt_record(request)?;
+    if state.recorder.current().is_some() {
+        return Err(crate::recording::already_recording());
+    }
     let auto = state.effective_settings().recording.auto_record_apps;
     if auto.iter().any(|app| app.eq_ignore_ascii_case(&record.source_app)) {
-        // 'Record without asking for' this app: it would start at once.
-        return Err(recording_unavailable());
+        return start_without_asking(&state, record).await;
     }
     let now = now_ms();
     let candidate = record.clone();
@@ -77,6 +73,45 @@ pub async fn prompt(
         state.events.emit("prompt.shown", serde_json::to_value(shown).unwrap_or_default());
     }
     Ok(Json(PromptReply { prompt_id: stored.id }))
+}
+
+/// 'Record without asking for' this app: the recording starts at once and
+/// the prompt is answered `auto`.
+async fn start_without_asking(
+    state: &AppState,
+    record: PromptRecord,
+) -> ApiResult<Json<PromptReply>> {
+    let meeting = state.recorder.start(state, start_spec_of(&record)).await?;
+    let (prompt, meeting_id) = (record.clone(), meeting.id.clone());
+    let prompt_id = state
+        .db(move |store| {
+            store
+                .insert_or_find_prompt(&prompt, now_ms())
+                .and_then(|found| {
+                    store.answer_prompt(&found.id, "auto", Some(&meeting_id)).map(|_| found.id)
+                })
+                .map_err(|e| ApiError::internal("saving the prompt", e))
+        })
+        .await?;
+    state.events.emit(
+        "prompt.answered",
+        json!({ "prompt_id": prompt_id, "accepted": true, "answer": "auto", "meeting_id": meeting.id }),
+    );
+    Ok(Json(PromptReply { prompt_id }))
+}
+
+/// What a recording started from a prompt is called and who is in it.
+pub fn start_spec_of(prompt: &PromptRecord) -> StartSpec {
+    StartSpec {
+        title: prompt.title.clone().unwrap_or_else(|| default_title(&prompt.source_app)),
+        source_app: prompt.source_app.clone(),
+        attendees: prompt.attendees.clone(),
+    }
+}
+
+/// A recording without a title is named after its app: never empty.
+pub fn default_title(source_app: &str) -> String {
+    format!("{source_app} meeting")
 }
 
 fn prompt_record(request: PromptRequest) -> ApiResult<PromptRecord> {
@@ -134,15 +169,22 @@ pub fn text(field: &str, value: &str, max: usize) -> ApiResult<String> {
         (status = 403, body = ErrorBody, description = "policy_denied or remote_start_disabled"),
         (status = 409, body = ErrorBody, description = "already_recording"),
         (status = 413, body = ErrorBody),
-        (status = 503, body = ErrorBody, description = "recording_unavailable"),
+        (status = 503, body = ErrorBody, description = "model_unavailable, or recording_unavailable when a capture device cannot be opened"),
     ),
     security(("bearer" = [])))]
-pub async fn start(ApiJson(request): ApiJson<StartRequest>) -> ApiResult<Json<Meeting>> {
-    text("source_app", &request.source_app, 100)?;
-    if let Some(title) = &request.title {
-        text("title", title, 500)?;
-    }
-    Err(recording_unavailable())
+pub async fn start(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<StartRequest>,
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
+    let source_app = text("source_app", &request.source_app, 100)?;
+    let title = request.title.as_deref().map(|t| text("title", t, 500)).transpose()?;
+    let spec = StartSpec {
+        title: title.unwrap_or_else(|| default_title(&source_app)),
+        source_app,
+        attendees: Vec::new(),
+    };
+    let meeting = state.recorder.start(&state, spec).await?;
+    Ok((StatusCode::CREATED, Json(crate::convert::meeting(meeting))))
 }
 
 /// Stop the current recording. Pro for agent requests.
@@ -155,8 +197,9 @@ pub async fn start(ApiJson(request): ApiJson<StartRequest>) -> ApiResult<Json<Me
         (status = 409, body = ErrorBody, description = "not_recording"),
     ),
     security(("bearer" = [])))]
-pub async fn stop() -> ApiResult<Json<StopReply>> {
-    Err(not_recording())
+pub async fn stop(State(state): State<AppState>) -> ApiResult<Json<StopReply>> {
+    let meeting_id = state.recorder.stop().await?;
+    Ok(Json(StopReply { meeting_id, status: "transcribing".into() }))
 }
 
 /// Bookmark the current moment. Pro for agent requests.
@@ -171,15 +214,33 @@ pub async fn stop() -> ApiResult<Json<StopReply>> {
         (status = 413, body = ErrorBody),
     ),
     security(("bearer" = [])))]
-pub async fn marker(body: axum::body::Bytes) -> ApiResult<Json<Marker>> {
+pub async fn marker(
+    State(state): State<AppState>,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, Json<Marker>)> {
     // The body is optional: an empty body means the default label.
+    let mut label = "Marker".to_owned();
     if !body.iter().all(u8::is_ascii_whitespace) {
         let request: MarkerRequest = crate::extract::parse_json(&body)?;
-        if let Some(label) = &request.label {
-            text("label", label, 200)?;
+        if let Some(given) = &request.label {
+            label = text("label", given, 200)?;
         }
     }
-    Err(not_recording())
+    let current = state.recorder.current().ok_or_else(not_recording)?;
+    // An offset into the recorded audio (paused time is not in it), so the
+    // marker lines up with the transcript and the audio.
+    let record = MarkerRecord { id: new_id(), at_ms: current.control.recorded_ms(), label };
+    let (saved, meeting_id) = (record.clone(), current.meeting_id.clone());
+    state
+        .db(move |store| {
+            store.insert_marker(&meeting_id, &saved).map_err(|e| ApiError::from_store("meeting", e))
+        })
+        .await?;
+    let marker = Marker { id: record.id, at_ms: record.at_ms, label: record.label };
+    let mut data = serde_json::to_value(&marker).unwrap_or_default();
+    data["meeting_id"] = json!(current.meeting_id);
+    state.events.emit("marker.added", data);
+    Ok((StatusCode::CREATED, Json(marker)))
 }
 
 /// Transcribe an existing audio file. Needs 'Allow remote start'.

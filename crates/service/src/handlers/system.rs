@@ -22,7 +22,14 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
     Json(Health {
         ok: true,
         version: state.version.to_string(),
-        recording: RecordingState { active: false, meeting_id: None },
+        recording: match state.recorder.current() {
+            Some(current) => RecordingState {
+                active: true,
+                meeting_id: Some(current.meeting_id),
+                paused: Some(current.control.paused()),
+            },
+            None => RecordingState { active: false, meeting_id: None, paused: None },
+        },
     })
 }
 

@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 
 use crate::state::AppState;
 
-pub use transcribe::EngineSlot;
+pub use transcribe::{EngineUser, SharedEngine};
 
 /// Runs of one job that may end with the service gone (a crash in the engine,
 /// say) before the job is given up with a `processing_error`.
@@ -34,7 +34,6 @@ impl Pipeline {
 
 /// Works the queue until shutdown.
 pub async fn run(state: AppState) {
-    let mut engine = EngineSlot::default();
     loop {
         if state.shutdown.is_cancelled() {
             return;
@@ -42,7 +41,7 @@ pub async fn run(state: AppState) {
         let store = state.store.clone();
         let next = tokio::task::spawn_blocking(move || store.next_job()).await;
         match next {
-            Ok(Ok(Some(job))) => engine = work(&state, job, engine).await,
+            Ok(Ok(Some(job))) => work(&state, job).await,
             Ok(Ok(None)) => wait(&state, Duration::from_secs(30)).await,
             Ok(Err(error)) => {
                 tracing::error!(%error, "could not read the job queue");
@@ -64,18 +63,13 @@ async fn wait(state: &AppState, at_most: Duration) {
     }
 }
 
-/// Runs one job on a blocking thread; the engine (and its loaded model) is
-/// handed to the thread and back, so a model is loaded once for many jobs.
-async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlot {
+/// Runs one job on a blocking thread.
+async fn work(state: &AppState, job: JobRecord) {
     let meeting_id = job.meeting_id.clone();
     let worker_state = state.clone();
     let result = tokio::task::spawn_blocking(move || {
-        let mut engine = engine;
-        let attempts = match worker_state.store.begin_attempt(&job) {
-            Ok(attempts) => attempts,
-            Err(error) => return (engine, Err(error.to_string())),
-        };
-        let outcome = match &job.kind {
+        let attempts = worker_state.store.begin_attempt(&job).map_err(|e| e.to_string())?;
+        match &job.kind {
             JobKind::Transcribe { .. } if attempts > MAX_ATTEMPTS => {
                 transcribe::give_up(&worker_state, &job, attempts - 1)
             }
@@ -83,26 +77,20 @@ async fn work(state: &AppState, job: JobRecord, engine: EngineSlot) -> EngineSlo
                 notes::give_up(&worker_state, &job, attempts - 1)
             }
             JobKind::Transcribe { source_path, channel } => {
-                transcribe::run(&worker_state, &job, source_path, *channel, &mut engine)
+                transcribe::run(&worker_state, &job, source_path, *channel)
             }
             JobKind::Notes { note_kind, template_id } => {
                 notes::run(&worker_state, &job, note_kind.as_deref(), template_id.as_deref())
             }
-        };
-        (engine, outcome)
+        }
     })
     .await;
-    match result {
-        Ok((engine, Ok(()))) => engine,
-        Ok((engine, Err(error))) => {
-            report_failure(state, &meeting_id, &error).await;
-            engine
-        }
-        Err(error) => {
-            report_failure(state, &meeting_id, &error.to_string()).await;
-            EngineSlot::default()
-        }
-    }
+    let error = match result {
+        Ok(Ok(())) => return,
+        Ok(Err(error)) => error,
+        Err(error) => error.to_string(),
+    };
+    report_failure(state, &meeting_id, &error).await;
 }
 
 /// A job that could not even record its own failure (the database refused,

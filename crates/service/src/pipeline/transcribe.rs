@@ -6,17 +6,72 @@ use std::path::{Path, PathBuf};
 
 use recorder_domain::Channel;
 use recorder_store::{JobRecord, NewSegment, TranscriptionEnd};
-use recorder_stt::engine::{default_threads, EngineOptions, WhisperEngine};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use recorder_stt::engine::{
+    default_threads, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
+};
 use recorder_stt::file::{self, FileError, Report};
 use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::state::AppState;
 
-/// The loaded engine, kept between jobs while its settings stay the same.
-#[derive(Default)]
-pub struct EngineSlot {
-    loaded: Option<(EngineKey, WhisperEngine)>,
+/// The one loaded engine, shared by file jobs and live recordings: each call
+/// holds it for one chunk, so a live call is never stuck behind a long
+/// import. The model is loaded when first needed and unloaded after a quiet
+/// period ([`SharedEngine::unload_if_idle`]).
+pub struct SharedEngine {
+    loaded: Mutex<Option<(EngineKey, WhisperEngine)>>,
+    last_used: Mutex<Instant>,
+}
+
+impl Default for SharedEngine {
+    fn default() -> Self {
+        SharedEngine { loaded: Mutex::new(None), last_used: Mutex::new(Instant::now()) }
+    }
+}
+
+impl SharedEngine {
+    /// Transcribes one chunk with the configured model, loading it if needed.
+    pub fn transcribe(&self, state: &AppState, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        let result = load_engine(state, &mut loaded)?.transcribe(samples);
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        result
+    }
+
+    /// Loads the configured model now (at the start of a recording).
+    pub fn preload(&self, state: &AppState) -> Result<(), SttError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        load_engine(state, &mut loaded)?;
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        Ok(())
+    }
+
+    /// Frees the model when nothing used it for `quiet`. Returns whether it did.
+    pub fn unload_if_idle(&self, quiet: Duration) -> bool {
+        let idle = self.last_used.lock().unwrap_or_else(|p| p.into_inner()).elapsed() >= quiet;
+        // A busy engine is locked by its user: never wait for it here.
+        let Ok(mut loaded) = self.loaded.try_lock() else { return false };
+        if idle && loaded.is_some() {
+            *loaded = None;
+            return true;
+        }
+        false
+    }
+}
+
+/// The shared engine seen as a [`Transcriber`] by the file chain.
+pub struct EngineUser<'a> {
+    pub state: &'a AppState,
+}
+
+impl Transcriber for EngineUser<'_> {
+    fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        self.state.engine.transcribe(self.state, samples)
+    }
 }
 
 #[derive(Clone, PartialEq)]
@@ -42,9 +97,8 @@ pub fn run(
     job: &JobRecord,
     source: &str,
     channel: Channel,
-    slot: &mut EngineSlot,
 ) -> Result<(), String> {
-    let outcome = transcribe(state, job, Path::new(source), channel, slot);
+    let outcome = transcribe(state, job, Path::new(source), channel);
     let end = match outcome {
         Ok(end) => end,
         // Shutting down: the job stays queued and resumes at the next start.
@@ -60,10 +114,13 @@ pub fn run(
 }
 
 fn finish(state: &AppState, job: &JobRecord, end: TranscriptionEnd) -> Result<(), String> {
-    state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
-    state
-        .events
-        .emit("meeting.updated", json!({ "meeting_id": job.meeting_id, "status": "summarising" }));
+    let last = state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
+    if last {
+        state.events.emit(
+            "meeting.updated",
+            json!({ "meeting_id": job.meeting_id, "status": "summarising" }),
+        );
+    }
     state.pipeline.wake();
     Ok(())
 }
@@ -73,11 +130,14 @@ fn transcribe(
     job: &JobRecord,
     source: &Path,
     channel: Channel,
-    slot: &mut EngineSlot,
 ) -> Result<TranscriptionEnd, FileError> {
-    let engine = load_engine(state, slot)?;
+    state.engine.preload(state)?;
+    let mut engine = EngineUser { state };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
-    state.store.discard_segments_after(&job.meeting_id, job.resume_ms).map_err(store_error)?;
+    state
+        .store
+        .discard_segments_after(&job.meeting_id, channel, job.resume_ms)
+        .map_err(store_error)?;
     let ffmpeg = state.environment.find_program("ffmpeg");
     let mut stream = recorder_stt::audio::open(source, ffmpeg.as_deref())?;
     let known_duration = stream.duration_ms();
@@ -85,7 +145,7 @@ fn transcribe(
     let mut end =
         TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
     let mut save_error = None;
-    file::transcribe(stream.as_mut(), engine, job.resume_ms, |report| {
+    file::transcribe(stream.as_mut(), &mut engine, job.resume_ms, |report| {
         end.language = end.language.take().or(report.language.clone());
         // The chunker pads the last frame; a header's length is exact.
         let position = known_duration.map_or(report.position_ms, |d| report.position_ms.min(d));
@@ -165,26 +225,23 @@ fn save(
 /// Loads the configured model unless the same one is already loaded.
 fn load_engine<'a>(
     state: &AppState,
-    slot: &'a mut EngineSlot,
-) -> Result<&'a mut WhisperEngine, FileError> {
-    let model = crate::models::active_model(state)
-        .map_err(|e| FileError::Engine(recorder_stt::engine::SttError::Engine(e.message)))?;
+    loaded: &'a mut Option<(EngineKey, WhisperEngine)>,
+) -> Result<&'a mut WhisperEngine, SttError> {
+    let model = crate::models::active_model(state).map_err(|e| SttError::Engine(e.message))?;
     let settings = state.effective_settings();
     let threads = settings.transcription.threads.map_or_else(default_threads, |t| t as usize);
     let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
     let key = EngineKey { path: model.path.clone(), threads, language: language.clone() };
-    if slot.loaded.as_ref().is_none_or(|(loaded, _)| *loaded != key) {
-        slot.loaded = None;
+    if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
+        *loaded = None;
         state.events.emit("models.loading", json!({ "model": model.name }));
         let engine = WhisperEngine::load(&model.path, EngineOptions { threads, language })?;
         state.events.emit("models.loaded", json!({ "model": model.name }));
-        slot.loaded = Some((key, engine));
+        *loaded = Some((key, engine));
     }
-    match slot.loaded.as_mut() {
+    match loaded.as_mut() {
         Some((_, engine)) => Ok(engine),
-        None => Err(FileError::Engine(recorder_stt::engine::SttError::Engine(
-            "no engine is loaded".into(),
-        ))),
+        None => Err(SttError::Engine("no engine is loaded".into())),
     }
 }
 

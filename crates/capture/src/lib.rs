@@ -1,0 +1,107 @@
+//! Audio capture for live recordings.
+//!
+//! A [`AudioSource`] opens two streams, `mic` (the local microphone) and `sys`
+//! (what the computer plays: everyone else). Each stream hands the recorder
+//! [`Feed`]s: a lock-free ring of interleaved samples in a fixed format. The
+//! capture callback only copies into the ring; downmix, resampling, writing
+//! and voice activity happen on the recorder's thread ([`chain`]). When a
+//! backend follows a new default device it opens a new feed, padded with the
+//! silence of the switch so both channels stay on the capture clock.
+
+pub mod chain;
+pub mod files;
+pub mod journal;
+
+use std::sync::mpsc::{Receiver, Sender};
+
+use recorder_domain::Channel;
+
+/// Samples of a feed: interleaved `f32`, `channels` per frame, at `rate` Hz.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    pub rate: u32,
+    pub channels: u16,
+}
+
+/// One opened device stream. A backend replaces it by sending a new feed.
+pub struct Feed {
+    pub format: Format,
+    pub samples: rtrb::Consumer<f32>,
+    /// The device it reads, for logs and events.
+    pub device: String,
+}
+
+/// What a backend reports besides samples.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// The stream moved to another device (the default changed).
+    DeviceChanged { channel: Channel, device: String },
+    /// The stream cannot go on (the device or the sound server went away).
+    Failed { channel: Channel, message: String },
+}
+
+/// The two channels of a started capture. Dropping it stops the capture.
+pub struct Capture {
+    pub mic: Receiver<Feed>,
+    pub sys: Receiver<Feed>,
+    pub notices: Receiver<Notice>,
+    /// Stops the backend's threads and streams when dropped.
+    pub guard: Box<dyn Send>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    #[error("cannot open the {channel} device: {message}")]
+    Open { channel: &'static str, message: String },
+    #[error("cannot read the audio file {path}: {message}")]
+    File { path: String, message: String },
+}
+
+/// A capture backend: the seam between the recorder and the platform.
+pub trait AudioSource: Send + Sync {
+    /// A short name for logs and health ("pulseaudio", "files", …).
+    fn name(&self) -> &'static str;
+    /// Starts both streams. Nothing is read before this call.
+    fn start(&self) -> Result<Capture, CaptureError>;
+}
+
+/// Ring capacity for `seconds` of audio in `format`.
+pub fn ring_capacity(format: Format, seconds: f64) -> usize {
+    ((format.rate as f64 * format.channels as f64 * seconds) as usize).max(4096)
+}
+
+/// A new ring and the feed that reads it.
+pub fn new_feed(format: Format, seconds: f64, device: String) -> (rtrb::Producer<f32>, Feed) {
+    let (producer, consumer) = rtrb::RingBuffer::new(ring_capacity(format, seconds));
+    (producer, Feed { format, samples: consumer, device })
+}
+
+/// Sends a feed; a recorder that has gone away simply stops listening.
+pub(crate) fn hand_over(to: &Sender<Feed>, feed: Feed) -> bool {
+    to.send(feed).is_ok()
+}
+
+/// The platform's devices (chosen in [`platform`]).
+pub fn platform_source() -> std::sync::Arc<dyn AudioSource> {
+    platform::default_source()
+}
+
+mod platform {
+    use super::*;
+
+    /// No capture backend could be found for this system.
+    pub struct Unavailable(pub String);
+
+    impl AudioSource for Unavailable {
+        fn name(&self) -> &'static str {
+            "none"
+        }
+        fn start(&self) -> Result<Capture, CaptureError> {
+            Err(CaptureError::Open { channel: "mic", message: self.0.clone() })
+        }
+    }
+
+    pub fn default_source() -> std::sync::Arc<dyn AudioSource> {
+        std::sync::Arc::new(Unavailable("no capture backend is built in".into()))
+    }
+}

@@ -1,0 +1,130 @@
+//! Live recording: one at a time. Starting opens both capture streams and
+//! creates the meeting; a session thread moves audio along each channel's
+//! chain (journal on disk first, then voice activity) and hands utterances to
+//! the live transcriber. However a recording ends (stop, disk full, a device
+//! gone), the session thread concludes it the same way: files closed, the
+//! untranscribed rest of each channel queued as a job, `recording.stopped`.
+
+mod echo;
+mod live;
+pub mod recover;
+mod session;
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use recorder_capture::AudioSource;
+use recorder_store::MeetingRecord;
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub use session::StartSpec;
+
+/// Shared between the API and a running session.
+#[derive(Default)]
+pub struct Control {
+    stop: AtomicBool,
+    paused: AtomicBool,
+    /// Recorded audio so far (paused time excluded), in ms.
+    recorded_ms: AtomicI64,
+    /// Where the remote channel's current utterance began, or -1.
+    remote_speech_since: AtomicI64,
+}
+
+impl Control {
+    pub fn paused(&self) -> bool {
+        self.paused.load(Ordering::Relaxed)
+    }
+
+    pub fn recorded_ms(&self) -> i64 {
+        self.recorded_ms.load(Ordering::Relaxed)
+    }
+
+    fn remote_speech_since(&self) -> Option<i64> {
+        Some(self.remote_speech_since.load(Ordering::Relaxed)).filter(|ms| *ms >= 0)
+    }
+}
+
+/// The recording in progress.
+#[derive(Clone)]
+pub struct Current {
+    pub meeting_id: String,
+    pub control: Arc<Control>,
+    /// Becomes true once the session has concluded.
+    concluded: watch::Receiver<bool>,
+}
+
+pub struct Recorder {
+    source: Arc<dyn AudioSource>,
+    /// Serialises start and stop.
+    gate: tokio::sync::Mutex<()>,
+    current: Mutex<Option<Current>>,
+}
+
+impl Recorder {
+    pub fn new(source: Arc<dyn AudioSource>) -> Self {
+        Recorder { source, gate: tokio::sync::Mutex::new(()), current: Mutex::new(None) }
+    }
+
+    /// The recording in progress, if any.
+    pub fn current(&self) -> Option<Current> {
+        self.current.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set_current(&self, current: Option<Current>) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = current;
+    }
+
+    /// Starts a recording: 409 while one is going on, 503 without a model
+    /// or when a capture device cannot be opened.
+    pub async fn start(
+        &self,
+        state: &AppState,
+        spec: StartSpec,
+    ) -> Result<MeetingRecord, ApiError> {
+        let _gate = self.gate.lock().await;
+        if self.current().is_some() {
+            return Err(already_recording());
+        }
+        crate::models::active_model(state)?;
+        tracing::info!(backend = self.source.name(), "starting a recording");
+        let started = session::start(state.clone(), self.source.clone(), spec).await?;
+        self.set_current(Some(started.current));
+        Ok(started.meeting)
+    }
+
+    /// Stops the recording and waits until it is handed to the job queue.
+    pub async fn stop(&self) -> Result<String, ApiError> {
+        let _gate = self.gate.lock().await;
+        let current = self.current().ok_or_else(crate::handlers::recording::not_recording)?;
+        current.control.stop.store(true, Ordering::Relaxed);
+        let mut concluded = current.concluded.clone();
+        // An error only means the session is gone, which is what we wait for.
+        let _ = concluded.wait_for(|done| *done).await;
+        Ok(current.meeting_id)
+    }
+
+    /// Pauses or resumes; returns the meeting and whether this changed anything.
+    pub fn pause(&self, paused: bool) -> Result<(String, bool), ApiError> {
+        let current = self.current().ok_or_else(crate::handlers::recording::not_recording)?;
+        let before = current.control.paused.swap(paused, Ordering::Relaxed);
+        Ok((current.meeting_id, before != paused))
+    }
+
+    /// Called by the session thread once the meeting is handed over.
+    fn concluded(&self, meeting_id: &str) {
+        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if current.as_ref().is_some_and(|c| c.meeting_id == meeting_id) {
+            *current = None;
+        }
+    }
+}
+
+pub fn already_recording() -> ApiError {
+    ApiError::new(
+        recorder_api_types::ErrorCode::AlreadyRecording,
+        "a recording is already in progress; stop it first",
+    )
+}

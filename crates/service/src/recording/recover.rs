@@ -1,0 +1,73 @@
+//! Start-up recovery: a meeting still marked `recording` was cut off by a
+//! crash. Its journal files are repaired (every sample that reached the disk
+//! is kept), and it moves on like a stopped recording, with an `error` event
+//! and a `processing_error` saying what happened.
+
+use recorder_capture::journal;
+use recorder_domain::Channel;
+use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
+
+use super::session::{audio_path, hand_over};
+use crate::state::AppState;
+
+pub fn recover_interrupted(state: &AppState) {
+    let meetings = match state.store.recording_meetings() {
+        Ok(meetings) => meetings,
+        Err(error) => {
+            tracing::error!(%error, "cannot look for interrupted recordings");
+            return;
+        }
+    };
+    for meeting in meetings {
+        recover(state, &meeting);
+    }
+}
+
+fn recover(state: &AppState, meeting: &MeetingRecord) {
+    let folder = state.data_dir.meetings().join(&meeting.id);
+    let mut rest = Vec::new();
+    let mut longest = 0u64;
+    for channel in [Channel::Mic, Channel::Sys] {
+        let path = audio_path(&folder, channel);
+        if !path.exists() {
+            continue;
+        }
+        match journal::repair(&path) {
+            Ok(samples) => longest = longest.max(samples),
+            Err(error) => {
+                tracing::error!(%error, path = %path.display(), "cannot repair a recording's audio");
+                continue;
+            }
+        }
+        let from_ms = state.store.transcript_end_ms(&meeting.id, channel).unwrap_or(0);
+        rest.push(ChannelRest {
+            channel,
+            audio_path: path.to_string_lossy().into_owned(),
+            from_ms,
+        });
+    }
+    let duration_ms = (longest / 16) as i64;
+    let message = format!(
+        "The recording was cut off: the service stopped while recording. The {} of audio saved until then was recovered.",
+        clock_text(duration_ms)
+    );
+    tracing::warn!(meeting_id = %meeting.id, duration_ms, "recovered an interrupted recording");
+    let end = RecordingEnd {
+        ended_at: meeting.started_at + duration_ms,
+        duration_ms,
+        error: Some(message.clone()),
+        rest,
+    };
+    hand_over(state, &meeting.id, &end, Some(&message));
+}
+
+/// `1:05:09` or `4:07` (minutes and seconds).
+fn clock_text(ms: i64) -> String {
+    let seconds = ms / 1000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}

@@ -1,0 +1,286 @@
+//! A recording session: opened by the API, then run on its own thread until
+//! stopped or cut short, and concluded the same way in every case.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
+use recorder_capture::journal::{Journal, JournalError};
+use recorder_capture::{AudioSource, Capture, Notice};
+use recorder_domain::Channel;
+use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
+use serde_json::json;
+use tokio::sync::watch;
+
+use super::live::{Covered, LiveTranscriber};
+use super::{Control, Current};
+use crate::clock::now_ms;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+const TICK: Duration = Duration::from_millis(20);
+
+/// What a new recording is about.
+#[derive(Debug, Clone)]
+pub struct StartSpec {
+    pub title: String,
+    pub source_app: String,
+    pub attendees: Vec<String>,
+}
+
+pub struct Started {
+    pub meeting: MeetingRecord,
+    pub current: Current,
+}
+
+/// Opens the files and devices, creates the meeting and starts the threads.
+pub async fn start(
+    state: AppState,
+    source: Arc<dyn AudioSource>,
+    spec: StartSpec,
+) -> Result<Started, ApiError> {
+    let meeting =
+        MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
+    let folder = state.data_dir.meetings().join(&meeting.id);
+    let opening = (state.clone(), meeting.clone(), folder.clone());
+    let opened =
+        tokio::task::spawn_blocking(move || open(&opening.0, &source, &opening.1, &opening.2))
+            .await
+            .map_err(|error| ApiError::internal("starting the recording", error))?;
+    let (capture, mic, sys) = opened?;
+    state.events.emit(
+        "recording.started",
+        json!({
+            "meeting_id": meeting.id,
+            "source_app": meeting.source_app,
+            "title": meeting.title,
+            "started_at": meeting.started_at,
+        }),
+    );
+    let control = Arc::new(Control::default());
+    control.remote_speech_since.store(-1, Ordering::Relaxed);
+    let (done, concluded) = watch::channel(false);
+    let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
+    let parts = Parts {
+        state: state.clone(),
+        meeting: meeting.clone(),
+        folder,
+        control,
+        capture,
+        mic,
+        sys,
+        done,
+    };
+    std::thread::Builder::new()
+        .name("recorder".into())
+        .spawn(move || parts.run())
+        .map_err(|error| ApiError::internal("starting the recording thread", error))?;
+    Ok(Started { meeting, current })
+}
+
+/// Files first (audio reaches disk before anything reads it), then devices,
+/// then the meeting row. A failure undoes what was done.
+fn open(
+    state: &AppState,
+    source: &Arc<dyn AudioSource>,
+    meeting: &MeetingRecord,
+    folder: &Path,
+) -> Result<(Devices, ChannelChain, ChannelChain), ApiError> {
+    let undo = |error: ApiError| {
+        let _ = std::fs::remove_dir_all(folder);
+        error
+    };
+    std::fs::create_dir_all(folder)
+        .map_err(|e| ApiError::internal("creating the meeting's audio folder", e))?;
+    let journal = |channel: Channel| {
+        Journal::create(&audio_path(folder, channel))
+            .map_err(|e| undo(ApiError::internal("creating the audio file", e)))
+    };
+    let (mic_journal, sys_journal) = (journal(Channel::Mic)?, journal(Channel::Sys)?);
+    let capture = source.start().map_err(|error| {
+        undo(ApiError::new(
+            recorder_api_types::ErrorCode::RecordingUnavailable,
+            format!("cannot record: {error}"),
+        ))
+    })?;
+    state
+        .store
+        .insert_meeting(meeting, now_ms())
+        .map_err(|e| undo(ApiError::internal("saving the meeting", e)))?;
+    let Capture { mic, sys, notices, guard } = capture;
+    let mic = ChannelChain::new(Channel::Mic, mic, mic_journal);
+    let sys = ChannelChain::new(Channel::Sys, sys, sys_journal);
+    Ok((Devices { notices, _guard: guard }, mic, sys))
+}
+
+/// The open capture: its notices, and the guard that stops it when dropped.
+struct Devices {
+    notices: mpsc::Receiver<Notice>,
+    _guard: Box<dyn Send>,
+}
+
+pub fn audio_path(folder: &Path, channel: Channel) -> PathBuf {
+    folder.join(format!("{}.wav", channel.as_str()))
+}
+
+struct Parts {
+    state: AppState,
+    meeting: MeetingRecord,
+    folder: PathBuf,
+    control: Arc<Control>,
+    capture: Devices,
+    mic: ChannelChain,
+    sys: ChannelChain,
+    done: watch::Sender<bool>,
+}
+
+struct Live {
+    utterances: Sender<Utterance>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<Covered>>,
+}
+
+impl Parts {
+    fn run(mut self) {
+        let live = self.start_live();
+        let error = self.record_until_stopped(&live.utterances);
+        self.conclude(live, error);
+    }
+
+    fn start_live(&self) -> Live {
+        let (utterances, receiver) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let transcriber =
+            LiveTranscriber::new(self.state.clone(), self.meeting.id.clone(), self.control.clone());
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("live-transcript".into())
+            .spawn(move || transcriber.run(receiver, &flag))
+            .map_err(|error| tracing::error!(%error, "cannot start live transcription"))
+            .ok();
+        Live { utterances, stop, thread }
+    }
+
+    /// Pumps both channels every tick. Returns why it ended early, if it did.
+    fn record_until_stopped(&mut self, live: &Sender<Utterance>) -> Option<String> {
+        let mut utterances = Vec::new();
+        loop {
+            let stopping = self.control.stop.load(Ordering::Relaxed);
+            let paused = self.control.paused();
+            for chain in [&mut self.mic, &mut self.sys] {
+                if let Err(error) = chain.pump(paused, &mut utterances) {
+                    return Some(describe(&error));
+                }
+            }
+            if let Some(message) = self.read_notices() {
+                return Some(message);
+            }
+            let recorded = self.mic.recorded_ms().max(self.sys.recorded_ms());
+            self.control.recorded_ms.store(recorded, Ordering::Relaxed);
+            let since = self.sys.speech_since_ms().unwrap_or(-1);
+            self.control.remote_speech_since.store(since, Ordering::Relaxed);
+            for utterance in utterances.drain(..) {
+                let _ = live.send(utterance);
+            }
+            if stopping {
+                return None;
+            }
+            std::thread::sleep(TICK);
+        }
+    }
+
+    fn read_notices(&self) -> Option<String> {
+        for notice in self.capture.notices.try_iter() {
+            match notice {
+                Notice::DeviceChanged { channel, device } => {
+                    tracing::info!(
+                        channel = channel.as_str(),
+                        device,
+                        "now recording from another device"
+                    );
+                }
+                Notice::Failed { channel, message } => {
+                    return Some(format!(
+                        "the {} stream stopped: {message}",
+                        channel_name(channel)
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Closes the files, stops live work, hands the rest to the job queue.
+    fn conclude(self, mut live: Live, mut error: Option<String>) {
+        let Parts { state, meeting, folder, control, capture, mic, sys, done } = self;
+        drop(capture); // devices stop; what they captured is still in the rings
+        let paused = control.paused();
+        let mut tail = Vec::new();
+        let mut longest = 0u64;
+        for chain in [mic, sys] {
+            match chain.finish(paused, &mut tail) {
+                Ok(samples) => longest = longest.max(samples),
+                Err(failure) => error = error.or(Some(describe(&failure))),
+            }
+        }
+        live.stop.store(true, Ordering::Relaxed);
+        let covered = live.thread.take().and_then(|t| t.join().ok()).unwrap_or_default();
+        let duration_ms = (longest / 16) as i64;
+        let rest = [Channel::Mic, Channel::Sys]
+            .into_iter()
+            .map(|channel| ChannelRest {
+                channel,
+                audio_path: audio_path(&folder, channel).to_string_lossy().into_owned(),
+                from_ms: covered.get(channel),
+            })
+            .collect();
+        let message = error.map(|e| {
+            format!("The recording stopped early: {e}. The audio captured until then was kept.")
+        });
+        let end = RecordingEnd { ended_at: now_ms(), duration_ms, error: message.clone(), rest };
+        hand_over(&state, &meeting.id, &end, message.as_deref());
+        state.recorder.concluded(&meeting.id);
+        let _ = done.send(true);
+    }
+}
+
+/// Moves the meeting on and tells listeners; shared with crash recovery.
+pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: Option<&str>) {
+    match state.store.end_recording(meeting_id, end, now_ms()) {
+        Ok(meeting) => {
+            if let Some(message) = error {
+                state.events.emit("error", json!({ "message": message, "meeting_id": meeting_id }));
+            }
+            state.events.emit(
+                "recording.stopped",
+                json!({ "meeting_id": meeting_id, "status": meeting.status.as_str() }),
+            );
+        }
+        Err(failure) => {
+            tracing::error!(meeting_id, error = %failure, "could not end the recording in the database");
+            state.events.emit(
+                "error",
+                json!({ "message": format!("could not save the end of the recording: {failure}"), "meeting_id": meeting_id }),
+            );
+        }
+    }
+    state.pipeline.wake();
+}
+
+fn describe(error: &ChainError) -> String {
+    match error {
+        ChainError::Journal(JournalError::DiskFull { .. }) => "the disk is full".into(),
+        other => other.to_string(),
+    }
+}
+
+fn channel_name(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Mic => "microphone",
+        Channel::Sys => "system audio",
+    }
+}
