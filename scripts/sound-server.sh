@@ -10,7 +10,8 @@
 # in the background (logs in DIR/*.log, pids in DIR/*.pid, wireplumber's
 # state in DIR/state). Once the server answers it makes sure there are:
 #   speakers     null sink, the default sink (what "the speakers" play);
-#                record it through speakers.monitor or @DEFAULT_MONITOR@
+#                record it through speakers.monitor (not @DEFAULT_MONITOR@:
+#                pipewire-pulse 0.3.65 gives the default source for that)
 #   mic_feed     null sink: play into it to speak into the microphone
 #   virtual_mic  remap of mic_feed.monitor, the default source (the "mic")
 # On success it prints only `export` lines (XDG_RUNTIME_DIR,
@@ -21,8 +22,10 @@
 # Needs (Debian/Ubuntu):
 #   apt-get install --no-install-recommends pipewire pipewire-bin wireplumber \
 #     pipewire-pulse pulseaudio-utils dbus-daemon
-# (and libpipewire-0.3-dev libspa-0.2-dev libpulse-dev clang pkg-config to
-# build Rust clients; espeak-ng sox to make and measure test speech).
+# (and libpipewire-0.3-dev libspa-0.2-dev libpulse-dev libasound2-dev clang
+# pkg-config to build Rust clients; espeak-ng sox to make and measure test
+# speech). In a script, check the status before eval (eval "$(false)" is 0):
+#   env_lines=$(scripts/sound-server.sh start DIR) && eval "$env_lines"
 set -euo pipefail
 
 usage() {
@@ -55,11 +58,14 @@ print_env() {
 # alive NAME: the pid in DIR/NAME.pid runs a program called NAME
 # (dbus-daemon for "dbus"), so a recycled pid is never taken for ours.
 alive() {
-  local name=$1 pid comm
+  local name=$1 pid comm state
   [ -s "$dir/$name.pid" ] || return 1
   pid=$(tr -dc '0-9' <"$dir/$name.pid")
   [ -n "$pid" ] || return 1
   comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+  # A zombie (dead, not yet reaped: some container inits never reap) is dead.
+  state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+  [ "$state" != Z ] || return 1
   [ "$name" = dbus ] && name=dbus-daemon
   [ "$comm" = "${name:0:15}" ]
 }
@@ -75,19 +81,25 @@ launch() {
   echo $! >"$dir/$name.pid"
 }
 
+# kill_wait NAME: stop our NAME (TERM, then KILL after 3 s).
+kill_wait() {
+  local name=$1 pid i
+  if alive "$name"; then
+    pid=$(pidof_ours "$name")
+    kill "$pid" 2>/dev/null || true
+    for i in $(seq 1 30); do
+      alive "$name" || break
+      sleep 0.1
+    done
+    if alive "$name"; then kill -KILL "$pid" 2>/dev/null || true; fi
+  fi
+  rm -f "$dir/$name.pid"
+}
+
 stop_all() {
-  local name pid i
+  local name
   for name in pipewire-pulse wireplumber pipewire dbus; do
-    if alive "$name"; then
-      pid=$(pidof_ours "$name")
-      kill "$pid" 2>/dev/null || true
-      for i in $(seq 1 30); do
-        alive "$name" || break
-        sleep 0.1
-      done
-      if alive "$name"; then kill -KILL "$pid" 2>/dev/null || true; fi
-    fi
-    rm -f "$dir/$name.pid"
+    kill_wait "$name"
   done
   rm -f "$dir/bus" "$dir/pipewire-0" "$dir/pipewire-0.lock" \
     "$dir/pulse/native" "$dir/pulse/pid"
@@ -130,10 +142,9 @@ start_all() {
   fi
   if ! alive pipewire; then
     # A dead server's session manager and pulse server cannot be reused.
-    for p in pipewire-pulse wireplumber; do
-      if alive "$p"; then kill "$(pidof_ours "$p")" 2>/dev/null || true; fi
-    done
-    sleep 0.2
+    kill_wait pipewire-pulse
+    kill_wait wireplumber
+    rm -f "$dir/pipewire-0" "$dir/pipewire-0.lock"
     launch pipewire
     wait_for 10 "pipewire's socket" test -S "$dir/pipewire-0"
   fi

@@ -3,7 +3,7 @@
 //! after a crash).
 
 use recorder_domain::{Channel, MeetingStatus};
-use rusqlite::params;
+use rusqlite::{params, Transaction};
 
 use crate::jobs::{insert_job, set_status, JobKind};
 use crate::meetings::{meeting_by_id, meeting_seq};
@@ -50,12 +50,11 @@ pub struct RecordingEnd {
     pub duration_ms: i64,
     /// Why it ended early (disk full, device gone, crash), kept on the meeting.
     pub error: Option<String>,
-    pub rest: Vec<ChannelRest>,
 }
 
 impl crate::Store {
-    /// Moves a recording meeting to `transcribing` and queues the rest of
-    /// each channel, in one transaction. Returns the meeting as it now is.
+    /// Moves a recording meeting to `transcribing`: capture is over, its
+    /// live transcription finishes the queue (or jobs do, see [`Self::queue_rest`]).
     pub fn end_recording(
         &self,
         meeting_id: &str,
@@ -63,35 +62,69 @@ impl crate::Store {
         now: i64,
     ) -> StoreResult<MeetingRecord> {
         self.write(|tx| {
-            tx.execute(
+            let changed = tx.execute(
                 "UPDATE meetings SET ended_at = ?2, duration_ms = ?3, \
                  processing_error = coalesce(?4, processing_error) WHERE id = ?1",
                 params![meeting_id, end.ended_at, end.duration_ms, end.error],
             )?;
-            for rest in &end.rest {
-                let kind = JobKind::Transcribe {
-                    source_path: rest.audio_path.clone(),
-                    channel: rest.channel,
-                };
-                insert_job(tx, meeting_id, &kind, now, rest.from_ms)?;
+            if changed == 0 {
+                return Err(crate::StoreError::NotFound);
             }
-            if end.rest.is_empty() {
-                // No audio reached the disk: nothing to transcribe.
-                let notes = JobKind::Notes { note_kind: None, template_id: None };
-                insert_job(tx, meeting_id, &notes, now, 0)?;
-                set_status(tx, meeting_id, MeetingStatus::Summarising, now)?;
-            } else {
-                set_status(tx, meeting_id, MeetingStatus::Transcribing, now)?;
-            }
+            set_status(tx, meeting_id, MeetingStatus::Transcribing, now)?;
             meeting_by_id(tx, meeting_id)
         })
     }
 
-    /// Meetings still marked `recording`: at start-up, the ones a crash cut off.
-    pub fn recording_meetings(&self) -> StoreResult<Vec<MeetingRecord>> {
+    /// Queues what live transcription did not cover, one job per channel.
+    /// With nothing to transcribe, the meeting goes straight to notes.
+    pub fn queue_rest(&self, meeting_id: &str, rest: &[ChannelRest], now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            for part in rest {
+                let kind = JobKind::Transcribe {
+                    source_path: part.audio_path.clone(),
+                    channel: part.channel,
+                };
+                insert_job(tx, meeting_id, &kind, now, part.from_ms)?;
+            }
+            if rest.is_empty() {
+                to_notes(tx, meeting_id, now)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Live transcription finished the whole recording: on to notes (unless
+    /// jobs still hold part of it). Returns whether the meeting moved on.
+    pub fn finish_live_transcription(
+        &self,
+        meeting_id: &str,
+        language: Option<&str>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute(
+                "UPDATE meetings SET language = coalesce(?2, language) WHERE seq = ?1",
+                params![seq, language],
+            )?;
+            if pending_transcription(tx, seq)? {
+                return Ok(false);
+            }
+            to_notes(tx, meeting_id, now)?;
+            Ok(true)
+        })
+    }
+
+    /// Meetings a crash left behind, at start-up: those still `recording`,
+    /// and those `transcribing` with no job (their live transcription was
+    /// finishing the queue).
+    pub fn interrupted_meetings(&self) -> StoreResult<Vec<MeetingRecord>> {
         self.read(|db| {
             let ids: Vec<String> = db
-                .prepare_cached("SELECT id FROM meetings WHERE status = 'recording' ORDER BY seq")?
+                .prepare_cached(
+                    "SELECT id FROM meetings m WHERE status = 'recording' OR (status = 'transcribing' \
+                     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.meeting = m.seq)) ORDER BY seq",
+                )?
                 .query_map([], |row| row.get(0))?
                 .collect::<Result<_, _>>()?;
             ids.iter().map(|id| meeting_by_id(db, id)).collect()
@@ -110,4 +143,18 @@ impl crate::Store {
             Ok(end.unwrap_or(0))
         })
     }
+}
+
+fn pending_transcription(tx: &Transaction, seq: i64) -> StoreResult<bool> {
+    Ok(tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM jobs WHERE meeting = ?1 AND kind = 'transcribe')",
+        [seq],
+        |r| r.get(0),
+    )?)
+}
+
+fn to_notes(tx: &Transaction, meeting_id: &str, now: i64) -> StoreResult<()> {
+    let notes = JobKind::Notes { note_kind: None, template_id: None };
+    insert_job(tx, meeting_id, &notes, now, 0)?;
+    set_status(tx, meeting_id, MeetingStatus::Summarising, now)
 }

@@ -29,6 +29,8 @@ pub struct Options {
     pub search_path: Option<PathBuf>,
     /// More environment variables for the service (e.g. `RECORDER_MODEL_BASE_URL`).
     pub env: Vec<(String, String)>,
+    /// More arguments for `recorder serve` (e.g. `--mic-file A.wav`).
+    pub args: Vec<String>,
 }
 
 /// A running service and its data folder; killed and removed on drop.
@@ -148,6 +150,7 @@ impl TestService {
             command.env("PATH", path);
         }
         command.envs(self.options.env.iter().map(|(name, value)| (name, value)));
+        command.args(&self.options.args);
         let mut child = command.spawn().expect("spawn recorder serve");
         self.port = read_port(&mut child);
         self.child = Some(child);

@@ -68,6 +68,24 @@ pub fn convert(input: &Path, path: &Path, layout: Layout) {
     }
 }
 
+/// Speaks `text` into a 16 kHz mono 16-bit WAV with `before` seconds of
+/// silence ahead of it and `after` seconds behind (one side of a call).
+pub fn speak_padded(text: &str, path: &Path, before: f32, after: f32) {
+    let raw = path.with_extension("espeak.wav");
+    run(Command::new("espeak-ng").args(["-v", "en-us", "-s", "150", "-w"]).arg(&raw).arg(text));
+    run(Command::new("sox")
+        .arg(&raw)
+        .args(["-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer"])
+        .arg(path)
+        .args(["pad", &before.to_string(), &after.to_string()]));
+    let _ = std::fs::remove_file(raw);
+}
+
+/// Joins WAV files one after the other (same format) into `path`.
+pub fn concatenate(parts: &[&Path], path: &Path) {
+    run(Command::new("sox").args(parts).arg(path));
+}
+
 /// A silent 16 kHz mono 16-bit WAV of `seconds`, written in blocks.
 pub fn silence(path: &Path, seconds: u32) {
     run(Command::new("sox")

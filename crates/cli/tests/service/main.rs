@@ -12,6 +12,7 @@ mod meetings;
 mod models;
 mod person;
 mod policy;
+mod recording;
 mod search;
 
 use recorder_test_support::{http, Options, TestService};

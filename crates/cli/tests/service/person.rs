@@ -69,7 +69,7 @@ async fn prompts_are_shown_deduplicated_and_answered_by_the_person() {
         .expect_error(400, "invalid_request");
     call(Method::POST, &answer_url, Some(&service.ui_token), Some(&json!({"answer": "record"})))
         .await
-        .expect_error(503, "recording_unavailable");
+        .expect_error(503, "model_unavailable");
     let declined = call(
         Method::POST,
         &answer_url,

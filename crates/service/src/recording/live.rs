@@ -4,25 +4,25 @@
 //! be checked against what the other side said at the same time (echo).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
 use recorder_capture::chain::Utterance;
 use recorder_domain::Channel;
-use recorder_store::NewSegment;
+use recorder_store::{ChannelRest, NewSegment};
 use recorder_stt::file::transcribe_chunk;
 use recorder_stt::hallucination;
 use serde_json::json;
 
 use super::echo::EchoFilter;
 use super::Control;
+use crate::clock::now_ms;
 use crate::pipeline::EngineUser;
 use crate::state::AppState;
 
-/// How far each channel was transcribed live: the rest is left to the job
-/// queue when the recording ends.
+/// How far each channel was transcribed live: after a failure the rest is
+/// left to the job queue.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Covered {
     pub mic_ms: i64,
@@ -55,6 +55,7 @@ pub struct LiveTranscriber {
     covered: Covered,
     /// After an engine failure live work stops; the job queue redoes the rest.
     failed: bool,
+    language: Option<String>,
 }
 
 impl LiveTranscriber {
@@ -68,43 +69,85 @@ impl LiveTranscriber {
             previous: [None, None],
             covered: Covered::default(),
             failed: false,
+            language: None,
         }
     }
 
-    /// Works until `stop` is set: finishes the utterance in hand, leaves the
-    /// rest queued, and says how far each channel got.
-    pub fn run(mut self, utterances: Receiver<Utterance>, stop: &AtomicBool) -> Covered {
+    /// Works while the call goes on, then finishes the queue once capture
+    /// has ended (the sender is dropped) and hands the meeting to notes; after
+    /// an engine failure the untranscribed rest goes to the job queue instead.
+    pub fn run(mut self, utterances: Receiver<Utterance>) {
         if let Err(error) = self.state.engine.preload(&self.state) {
             self.fail(&error.to_string());
         }
-        while !stop.load(Ordering::Relaxed) {
-            match utterances.recv_timeout(Duration::from_millis(100)) {
-                Ok(utterance) => self.queue.push_back(utterance),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
+        let mut open = true;
+        while open || !self.queue.is_empty() {
+            if open {
+                match utterances.recv_timeout(Duration::from_millis(100)) {
+                    Ok(utterance) => self.queue.push_back(utterance),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => open = false,
+                }
+                while let Ok(utterance) = utterances.try_recv() {
+                    self.queue.push_back(utterance);
+                }
             }
-            while let Ok(utterance) = utterances.try_recv() {
-                self.queue.push_back(utterance);
-            }
-            if let Some(next) = self.next_ready() {
+            if self.failed {
+                self.queue.clear();
+            } else if let Some(next) = self.next_ready(open) {
                 self.transcribe(next);
             }
         }
-        self.covered
+        self.hand_over();
+    }
+
+    fn hand_over(&self) {
+        let state = &self.state;
+        if self.failed {
+            let rest: Vec<ChannelRest> = [Channel::Mic, Channel::Sys]
+                .into_iter()
+                .map(|channel| ChannelRest {
+                    channel,
+                    audio_path: self.audio_path(channel),
+                    from_ms: self.covered.get(channel),
+                })
+                .collect();
+            if let Err(error) = state.store.queue_rest(&self.meeting_id, &rest, now_ms()) {
+                tracing::error!(%error, meeting_id = %self.meeting_id, "cannot queue the rest of a recording");
+            }
+            state.pipeline.wake();
+            return;
+        }
+        let language = self.language.as_deref();
+        match state.store.finish_live_transcription(&self.meeting_id, language, now_ms()) {
+            Ok(true) => {
+                state.events.emit(
+                    "meeting.updated",
+                    json!({ "meeting_id": self.meeting_id, "status": "summarising" }),
+                );
+                state.pipeline.wake();
+            }
+            Ok(false) => state.pipeline.wake(),
+            Err(error) => {
+                tracing::error!(%error, meeting_id = %self.meeting_id, "cannot finish a live transcript")
+            }
+        }
+    }
+
+    fn audio_path(&self, channel: Channel) -> String {
+        let folder = self.state.data_dir.meetings().join(&self.meeting_id);
+        super::session::audio_path(&folder, channel).to_string_lossy().into_owned()
     }
 
     /// The next utterance to transcribe: remote lines first; a microphone line
     /// waits while the remote side is still speaking over it (until its line
     /// is cut), so an echo can be recognised.
-    fn next_ready(&mut self) -> Option<Utterance> {
-        if self.failed {
-            return None;
-        }
+    fn next_ready(&mut self, capturing: bool) -> Option<Utterance> {
         if let Some(index) = self.queue.iter().position(|u| u.channel == Channel::Sys) {
             return self.queue.remove(index);
         }
         let front = self.queue.front()?;
-        let remote_since = self.control.remote_speech_since();
+        let remote_since = self.control.remote_speech_since().filter(|_| capturing);
         if remote_since.is_some_and(|since| since <= front.end_ms()) {
             return None;
         }
@@ -117,6 +160,7 @@ impl LiveTranscriber {
             Ok(result) => result,
             Err(error) => return self.fail(&error.to_string()),
         };
+        self.language = self.language.take().or(result.language);
         let slot = usize::from(utterance.channel == Channel::Sys);
         let cleaned = hallucination::clean(result.segments, self.previous[slot].as_deref());
         let length_ms = utterance.samples.len() as i64 / 16;
@@ -173,7 +217,7 @@ impl LiveTranscriber {
             "error",
             json!({
                 "message": format!(
-                    "live transcription stopped ({error}); the recording goes on and is transcribed when it ends"
+                    "live transcription stopped ({error}); the audio is kept and transcribed from the file"
                 ),
                 "meeting_id": self.meeting_id,
             }),

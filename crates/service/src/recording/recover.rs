@@ -1,17 +1,22 @@
-//! Start-up recovery: a meeting still marked `recording` was cut off by a
-//! crash. Its journal files are repaired (every sample that reached the disk
-//! is kept), and it moves on like a stopped recording, with an `error` event
-//! and a `processing_error` saying what happened.
+//! Start-up recovery of meetings a crash left behind.
+//!
+//! - Still `recording`: capture was cut off. The journal files are repaired
+//!   (every sample that reached the disk is kept) and the meeting moves on
+//!   like a stopped recording, with an `error` event and a `processing_error`
+//!   saying what happened.
+//! - `transcribing` with no job: live transcription was finishing its queue.
+//!   The rest of each channel, after its last saved line, is queued as a job.
 
 use recorder_capture::journal;
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingStatus};
 use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
 
 use super::session::{audio_path, hand_over};
+use crate::clock::now_ms;
 use crate::state::AppState;
 
 pub fn recover_interrupted(state: &AppState) {
-    let meetings = match state.store.recording_meetings() {
+    let meetings = match state.store.interrupted_meetings() {
         Ok(meetings) => meetings,
         Err(error) => {
             tracing::error!(%error, "cannot look for interrupted recordings");
@@ -19,11 +24,20 @@ pub fn recover_interrupted(state: &AppState) {
         }
     };
     for meeting in meetings {
-        recover(state, &meeting);
+        let (rest, samples) = repaired_channels(state, &meeting);
+        if meeting.status == MeetingStatus::Recording {
+            end_cut_off_recording(state, &meeting, samples);
+        }
+        tracing::info!(meeting_id = %meeting.id, "queued the untranscribed rest of a recording");
+        if let Err(error) = state.store.queue_rest(&meeting.id, &rest, now_ms()) {
+            tracing::error!(%error, meeting_id = %meeting.id, "cannot queue a recording's rest");
+        }
     }
 }
 
-fn recover(state: &AppState, meeting: &MeetingRecord) {
+/// Repairs each channel's file; returns what is left to transcribe and the
+/// longest channel's length in samples.
+fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelRest>, u64) {
     let folder = state.data_dir.meetings().join(&meeting.id);
     let mut rest = Vec::new();
     let mut longest = 0u64;
@@ -46,7 +60,11 @@ fn recover(state: &AppState, meeting: &MeetingRecord) {
             from_ms,
         });
     }
-    let duration_ms = (longest / 16) as i64;
+    (rest, longest)
+}
+
+fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64) {
+    let duration_ms = (samples / 16) as i64;
     let message = format!(
         "The recording was cut off: the service stopped while recording. The {} of audio saved until then was recovered.",
         clock_text(duration_ms)
@@ -56,7 +74,6 @@ fn recover(state: &AppState, meeting: &MeetingRecord) {
         ended_at: meeting.started_at + duration_ms,
         duration_ms,
         error: Some(message.clone()),
-        rest,
     };
     hand_over(state, &meeting.id, &end, Some(&message));
 }

@@ -2,21 +2,20 @@
 //! stopped or cut short, and concluded the same way in every case.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
 use recorder_capture::journal::{Journal, JournalError};
 use recorder_capture::{AudioSource, Capture, Notice};
 use recorder_domain::Channel;
-use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
+use recorder_store::{MeetingRecord, RecordingEnd};
 use serde_json::json;
 use tokio::sync::watch;
 
-use super::live::{Covered, LiveTranscriber};
+use super::live::LiveTranscriber;
 use super::{Control, Current};
 use crate::clock::now_ms;
 use crate::error::ApiError;
@@ -46,7 +45,7 @@ pub async fn start(
     let meeting =
         MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
     let folder = state.data_dir.meetings().join(&meeting.id);
-    let opening = (state.clone(), meeting.clone(), folder.clone());
+    let opening = (state.clone(), meeting.clone(), folder);
     let opened =
         tokio::task::spawn_blocking(move || open(&opening.0, &source, &opening.1, &opening.2))
             .await
@@ -65,16 +64,8 @@ pub async fn start(
     control.remote_speech_since.store(-1, Ordering::Relaxed);
     let (done, concluded) = watch::channel(false);
     let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
-    let parts = Parts {
-        state: state.clone(),
-        meeting: meeting.clone(),
-        folder,
-        control,
-        capture,
-        mic,
-        sys,
-        done,
-    };
+    let parts =
+        Parts { state: state.clone(), meeting: meeting.clone(), control, capture, mic, sys, done };
     std::thread::Builder::new()
         .name("recorder".into())
         .spawn(move || parts.run())
@@ -130,7 +121,6 @@ pub fn audio_path(folder: &Path, channel: Channel) -> PathBuf {
 struct Parts {
     state: AppState,
     meeting: MeetingRecord,
-    folder: PathBuf,
     control: Arc<Control>,
     capture: Devices,
     mic: ChannelChain,
@@ -138,31 +128,26 @@ struct Parts {
     done: watch::Sender<bool>,
 }
 
-struct Live {
-    utterances: Sender<Utterance>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<Covered>>,
-}
-
 impl Parts {
     fn run(mut self) {
         let live = self.start_live();
-        let error = self.record_until_stopped(&live.utterances);
+        let error = self.record_until_stopped(&live);
         self.conclude(live, error);
     }
 
-    fn start_live(&self) -> Live {
+    /// The live transcriber runs on its own thread until it has finished
+    /// the queue after capture ends (its sender is dropped).
+    fn start_live(&self) -> Sender<Utterance> {
         let (utterances, receiver) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
         let transcriber =
             LiveTranscriber::new(self.state.clone(), self.meeting.id.clone(), self.control.clone());
-        let flag = stop.clone();
-        let thread = std::thread::Builder::new()
+        let started = std::thread::Builder::new()
             .name("live-transcript".into())
-            .spawn(move || transcriber.run(receiver, &flag))
-            .map_err(|error| tracing::error!(%error, "cannot start live transcription"))
-            .ok();
-        Live { utterances, stop, thread }
+            .spawn(move || transcriber.run(receiver));
+        if let Err(error) = started {
+            tracing::error!(%error, "cannot start live transcription");
+        }
+        utterances
     }
 
     /// Pumps both channels every tick. Returns why it ended early, if it did.
@@ -214,10 +199,12 @@ impl Parts {
         None
     }
 
-    /// Closes the files, stops live work, hands the rest to the job queue.
-    fn conclude(self, mut live: Live, mut error: Option<String>) {
-        let Parts { state, meeting, folder, control, capture, mic, sys, done } = self;
+    /// Closes the files (their last utterances go to the live transcriber,
+    /// which finishes its queue), then moves the meeting to `transcribing`.
+    fn conclude(self, live: Sender<Utterance>, mut error: Option<String>) {
+        let Parts { state, meeting, control, capture, mic, sys, done, .. } = self;
         drop(capture); // devices stop; what they captured is still in the rings
+        control.remote_speech_since.store(-1, Ordering::Relaxed);
         let paused = control.paused();
         let mut tail = Vec::new();
         let mut longest = 0u64;
@@ -227,28 +214,26 @@ impl Parts {
                 Err(failure) => error = error.or(Some(describe(&failure))),
             }
         }
-        live.stop.store(true, Ordering::Relaxed);
-        let covered = live.thread.take().and_then(|t| t.join().ok()).unwrap_or_default();
-        let duration_ms = (longest / 16) as i64;
-        let rest = [Channel::Mic, Channel::Sys]
-            .into_iter()
-            .map(|channel| ChannelRest {
-                channel,
-                audio_path: audio_path(&folder, channel).to_string_lossy().into_owned(),
-                from_ms: covered.get(channel),
-            })
-            .collect();
+        for utterance in tail {
+            let _ = live.send(utterance);
+        }
+        drop(live);
         let message = error.map(|e| {
             format!("The recording stopped early: {e}. The audio captured until then was kept.")
         });
-        let end = RecordingEnd { ended_at: now_ms(), duration_ms, error: message.clone(), rest };
+        let end = RecordingEnd {
+            ended_at: now_ms(),
+            duration_ms: (longest / 16) as i64,
+            error: message.clone(),
+        };
         hand_over(&state, &meeting.id, &end, message.as_deref());
         state.recorder.concluded(&meeting.id);
         let _ = done.send(true);
     }
 }
 
-/// Moves the meeting on and tells listeners; shared with crash recovery.
+/// Moves the meeting to `transcribing` and tells listeners; shared with
+/// crash recovery.
 pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: Option<&str>) {
     match state.store.end_recording(meeting_id, end, now_ms()) {
         Ok(meeting) => {
@@ -262,13 +247,10 @@ pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: 
         }
         Err(failure) => {
             tracing::error!(meeting_id, error = %failure, "could not end the recording in the database");
-            state.events.emit(
-                "error",
-                json!({ "message": format!("could not save the end of the recording: {failure}"), "meeting_id": meeting_id }),
-            );
+            let message = format!("could not save the end of the recording: {failure}");
+            state.events.emit("error", json!({ "message": message, "meeting_id": meeting_id }));
         }
     }
-    state.pipeline.wake();
 }
 
 fn describe(error: &ChainError) -> String {
