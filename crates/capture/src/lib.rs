@@ -9,10 +9,15 @@
 //! silence of the switch so both channels stay on the capture clock.
 
 pub mod chain;
+#[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+pub mod devices;
 pub mod files;
 pub mod journal;
+#[cfg(target_os = "linux")]
+pub mod pulse;
 
 use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
 
 use recorder_domain::Channel;
 
@@ -81,27 +86,95 @@ pub(crate) fn hand_over(to: &Sender<Feed>, feed: Feed) -> bool {
     to.send(feed).is_ok()
 }
 
-/// The platform's devices (chosen in [`platform`]).
-pub fn platform_source() -> std::sync::Arc<dyn AudioSource> {
-    platform::default_source()
+/// The capture backends built for this platform, by name.
+pub fn backends() -> &'static [&'static str] {
+    if cfg!(target_os = "linux") {
+        &["pipewire", "pulseaudio"]
+    } else if cfg!(target_os = "macos") {
+        &["coreaudio"]
+    } else if cfg!(target_os = "windows") {
+        &["wasapi"]
+    } else {
+        &[]
+    }
 }
 
+/// A backend by name (see [`backends`]); `None` picks the platform's default:
+/// on Linux PipeWire's native host when a PipeWire server runs, else PulseAudio.
+pub fn platform_source(name: Option<&str>) -> Result<Arc<dyn AudioSource>, String> {
+    match name {
+        None => Ok(platform::default_source()),
+        Some(name) => platform::named(name).ok_or_else(|| {
+            format!("unknown audio backend {name}; this build has: {}", backends().join(", "))
+        }),
+    }
+}
+
+#[cfg(target_os = "linux")]
 mod platform {
     use super::*;
 
-    /// No capture backend could be found for this system.
-    pub struct Unavailable(pub String);
+    pub fn default_source() -> Arc<dyn AudioSource> {
+        if pipewire_running() {
+            Arc::new(devices::DeviceSource)
+        } else {
+            Arc::new(pulse::PulseSource)
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Arc<dyn AudioSource>> {
+        match name {
+            "pipewire" => Some(Arc::new(devices::DeviceSource)),
+            "pulseaudio" | "pulse" => Some(Arc::new(pulse::PulseSource)),
+            _ => None,
+        }
+    }
+
+    /// PipeWire's socket, where its clients look for it.
+    fn pipewire_running() -> bool {
+        let folder = std::env::var_os("PIPEWIRE_RUNTIME_DIR")
+            .or_else(|| std::env::var_os("XDG_RUNTIME_DIR"));
+        folder.is_some_and(|folder| std::path::Path::new(&folder).join("pipewire-0").exists())
+    }
+}
+
+#[cfg(any(target_os = "macos", target_os = "windows"))]
+mod platform {
+    use super::*;
+
+    pub fn default_source() -> Arc<dyn AudioSource> {
+        Arc::new(devices::DeviceSource)
+    }
+
+    pub fn named(name: &str) -> Option<Arc<dyn AudioSource>> {
+        backends().contains(&name).then(default_source)
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
+mod platform {
+    use super::*;
+
+    /// No capture backend exists for this system: recordings are refused.
+    struct Unavailable;
 
     impl AudioSource for Unavailable {
         fn name(&self) -> &'static str {
             "none"
         }
         fn start(&self) -> Result<Capture, CaptureError> {
-            Err(CaptureError::Open { channel: "mic", message: self.0.clone() })
+            Err(CaptureError::Open {
+                channel: "mic",
+                message: "no capture backend for this system".into(),
+            })
         }
     }
 
-    pub fn default_source() -> std::sync::Arc<dyn AudioSource> {
-        std::sync::Arc::new(Unavailable("no capture backend is built in".into()))
+    pub fn default_source() -> Arc<dyn AudioSource> {
+        Arc::new(Unavailable)
+    }
+
+    pub fn named(_: &str) -> Option<Arc<dyn AudioSource>> {
+        None
     }
 }

@@ -29,13 +29,18 @@ pub struct ServeArgs {
     /// Play the files X times faster than real time
     #[arg(long, value_name = "X", default_value_t = 1.0)]
     pub audio_speed: f64,
+    /// Capture backend: pipewire or pulseaudio on Linux (default: PipeWire
+    /// when it runs, else PulseAudio); env RECORDER_AUDIO_BACKEND
+    #[arg(long, value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")]
+    pub audio_backend: Option<String>,
 }
 
 impl ServeArgs {
     /// Files in place of devices when either file is given.
-    fn audio_source(&self) -> Result<Option<Arc<dyn AudioSource>>, Failure> {
+    fn audio_source(&self) -> Result<Arc<dyn AudioSource>, Failure> {
         if self.mic_file.is_none() && self.sys_file.is_none() {
-            return Ok(None);
+            return recorder_capture::platform_source(self.audio_backend.as_deref())
+                .map_err(Failure::usage);
         }
         if !(self.audio_speed.is_finite() && self.audio_speed > 0.0) {
             return Err(Failure::usage("--audio-speed must be a number above 0"));
@@ -48,11 +53,11 @@ impl ServeArgs {
         let absolute = |path: &Option<PathBuf>| {
             path.as_ref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
         };
-        Ok(Some(Arc::new(FileSource {
+        Ok(Arc::new(FileSource {
             mic: absolute(&self.mic_file),
             sys: absolute(&self.sys_file),
             speed: self.audio_speed,
-        })))
+        }))
     }
 }
 

@@ -46,8 +46,8 @@ pub struct Config {
     /// `--port`; otherwise `general.api_port` from settings.json.
     pub port: Option<u16>,
     pub environment: Environment,
-    /// Where audio comes from; `None` means the platform's devices.
-    pub audio: Option<Arc<dyn recorder_capture::AudioSource>>,
+    /// Where audio comes from (devices or files).
+    pub audio: Arc<dyn recorder_capture::AudioSource>,
 }
 
 /// A service bound to its port, ready to serve.
@@ -79,9 +79,7 @@ impl Service {
             }
             Err(error) => return Err(error).context(format!("cannot listen on 127.0.0.1:{port}")),
         };
-        if let Some(audio) = &config.audio {
-            tracing::info!(backend = audio.name(), "audio capture");
-        }
+        tracing::info!(backend = config.audio.name(), "audio capture");
         let store = Arc::new(Store::open(&data_dir.database()).with_context(|| {
             format!("cannot open the database {}", data_dir.database().display())
         })?);
@@ -109,9 +107,7 @@ impl Service {
             model_downloads: models::Downloads::default(),
             pipeline: pipeline::Pipeline::default(),
             engine: pipeline::SharedEngine::default(),
-            recorder: recording::Recorder::new(
-                config.audio.unwrap_or_else(recorder_capture::platform_source),
-            ),
+            recorder: recording::Recorder::new(config.audio),
             store,
             data_dir,
             environment: config.environment,

@@ -35,9 +35,16 @@ impl Default for SharedEngine {
 
 impl SharedEngine {
     /// Transcribes one chunk with the configured model, loading it if needed.
-    pub fn transcribe(&self, state: &AppState, samples: &[f32]) -> Result<ChunkResult, SttError> {
+    pub fn transcribe(
+        &self,
+        state: &AppState,
+        samples: &[f32],
+        live: bool,
+    ) -> Result<ChunkResult, SttError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-        let result = load_engine(state, &mut loaded)?.transcribe(samples);
+        let engine = load_engine(state, &mut loaded)?;
+        engine.set_fit_window(live);
+        let result = engine.transcribe(samples);
         *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         result
     }
@@ -66,11 +73,13 @@ impl SharedEngine {
 /// The shared engine seen as a [`Transcriber`] by the file chain.
 pub struct EngineUser<'a> {
     pub state: &'a AppState,
+    /// Live utterances: encode only the part of the window they fill.
+    pub live: bool,
 }
 
 impl Transcriber for EngineUser<'_> {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
-        self.state.engine.transcribe(self.state, samples)
+        self.state.engine.transcribe(self.state, samples, self.live)
     }
 }
 
@@ -132,7 +141,7 @@ fn transcribe(
     channel: Channel,
 ) -> Result<TranscriptionEnd, FileError> {
     state.engine.preload(state)?;
-    let mut engine = EngineUser { state };
+    let mut engine = EngineUser { state, live: false };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
         .store

@@ -155,11 +155,20 @@ impl LiveTranscriber {
     }
 
     fn transcribe(&mut self, utterance: Utterance) {
-        let mut engine = EngineUser { state: &self.state };
+        let mut engine = EngineUser { state: &self.state, live: true };
+        let began = std::time::Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {
             Ok(result) => result,
             Err(error) => return self.fail(&error.to_string()),
         };
+        tracing::debug!(
+            channel = utterance.channel.as_str(),
+            start_ms = utterance.start_ms,
+            length_ms = utterance.samples.len() / 16,
+            waited_ms = (began - utterance.cut_at).as_millis() as u64,
+            took_ms = began.elapsed().as_millis() as u64,
+            "live utterance transcribed"
+        );
         self.language = self.language.take().or(result.language);
         let slot = usize::from(utterance.channel == Channel::Sys);
         let cleaned = hallucination::clean(result.segments, self.previous[slot].as_deref());
