@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing recorder needs on Debian/Ubuntu:
 # a C/C++ toolchain, cmake and libclang (the bundled SQLite and whisper.cpp),
+# the audio client libraries and a headless PipeWire for the capture tests,
 # ffmpeg (importing formats other than WAV), espeak-ng and sox (speech for the
 # transcription tests), curl, Python 3 with venv, and the Python test tools
 # (schemathesis) in .venv. Safe to run again: it skips what is there.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
-# espeak-ng sox python`; the rest is the same. The Rust toolchain (rustup,
+# espeak-ng sox python`; capture uses Core Audio (nothing to install), and the
+# sound-server tests are Linux-only. The Rust toolchain (rustup,
 # stable) must already be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +26,23 @@ command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 command -v curl >/dev/null 2>&1 || need_apt+=(curl ca-certificates)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+# Audio capture: the PulseAudio and PipeWire client libraries (and ALSA's,
+# which cpal links), and for the capture tests a headless PipeWire server
+# with pipewire-pulse and the pactl/paplay tools (scripts/sound-server.sh).
+have_pkg() { pkg-config --exists "$1" 2>/dev/null; }
+have_pkg libpulse-simple || need_apt+=(libpulse-dev)
+have_pkg libpipewire-0.3 || need_apt+=(libpipewire-0.3-dev libspa-0.2-dev)
+have_pkg alsa || need_apt+=(libasound2-dev)
+command -v pipewire >/dev/null 2>&1 || need_apt+=(pipewire pipewire-bin)
+command -v wireplumber >/dev/null 2>&1 || need_apt+=(wireplumber)
+command -v pipewire-pulse >/dev/null 2>&1 || need_apt+=(pipewire-pulse)
+command -v paplay >/dev/null 2>&1 || need_apt+=(pulseaudio-utils)
+command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${need_apt[@]}"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${need_apt[@]}"
   else
     echo "setup: please install: ${need_apt[*]}" >&2
     exit 1

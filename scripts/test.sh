@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every check CI runs: formatting, clippy, the OpenAPI fuzz run (schemathesis) and
+# Every check CI runs: formatting, clippy, the capture crate checked for macOS
+# and Windows, the OpenAPI fuzz run (schemathesis) and
 # the whole test suite (unit, store, egress, tidy, and integration tests against a
 # real `recorder serve`, transcribing with the tiny.en test model). Installs what
 # it needs first, including the test model (scripts/test-model.sh, cached).
@@ -9,6 +10,7 @@ scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo build --workspace --locked
+scripts/check-targets.sh
 scripts/test-model.sh
 SCHEMATHESIS=.venv/bin/schemathesis ST_MAX_TIME="${ST_MAX_TIME:-90}" scripts/schemathesis.sh
 log=$(mktemp)

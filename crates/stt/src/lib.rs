@@ -9,3 +9,5 @@ pub mod engine;
 pub mod file;
 pub mod hallucination;
 pub mod vad;
+#[cfg(feature = "whisper")]
+mod whisper;

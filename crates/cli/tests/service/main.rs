@@ -2,6 +2,7 @@
 //! data folder, driven over real HTTP (and raw TCP where HTTP clients would fix
 //! up a bad request for us).
 
+mod capture;
 mod cli;
 mod concurrency;
 mod errors;
