@@ -101,9 +101,13 @@ pub fn backends() -> &'static [&'static str] {
 
 /// A backend by name (see [`backends`]); `None` picks the platform's default:
 /// on Linux PipeWire's native host when a PipeWire server runs, else PulseAudio.
-pub fn platform_source(name: Option<&str>) -> Result<Arc<dyn AudioSource>, String> {
+/// `pipewire_dir` is where PipeWire's socket would be (its runtime folder).
+pub fn platform_source(
+    name: Option<&str>,
+    pipewire_dir: Option<&std::path::Path>,
+) -> Result<Arc<dyn AudioSource>, String> {
     match name {
-        None => Ok(platform::default_source()),
+        None => Ok(platform::default_source(pipewire_dir)),
         Some(name) => platform::named(name).ok_or_else(|| {
             format!("unknown audio backend {name}; this build has: {}", backends().join(", "))
         }),
@@ -114,8 +118,8 @@ pub fn platform_source(name: Option<&str>) -> Result<Arc<dyn AudioSource>, Strin
 mod platform {
     use super::*;
 
-    pub fn default_source() -> Arc<dyn AudioSource> {
-        if pipewire_running() {
+    pub fn default_source(pipewire_dir: Option<&std::path::Path>) -> Arc<dyn AudioSource> {
+        if pipewire_dir.is_some_and(|folder| folder.join("pipewire-0").exists()) {
             Arc::new(devices::DeviceSource)
         } else {
             Arc::new(pulse::PulseSource)
@@ -129,25 +133,18 @@ mod platform {
             _ => None,
         }
     }
-
-    /// PipeWire's socket, where its clients look for it.
-    fn pipewire_running() -> bool {
-        let folder = std::env::var_os("PIPEWIRE_RUNTIME_DIR")
-            .or_else(|| std::env::var_os("XDG_RUNTIME_DIR"));
-        folder.is_some_and(|folder| std::path::Path::new(&folder).join("pipewire-0").exists())
-    }
 }
 
 #[cfg(any(target_os = "macos", target_os = "windows"))]
 mod platform {
     use super::*;
 
-    pub fn default_source() -> Arc<dyn AudioSource> {
+    pub fn default_source(_: Option<&std::path::Path>) -> Arc<dyn AudioSource> {
         Arc::new(devices::DeviceSource)
     }
 
     pub fn named(name: &str) -> Option<Arc<dyn AudioSource>> {
-        backends().contains(&name).then(default_source)
+        backends().contains(&name).then(|| default_source(None))
     }
 }
 
@@ -170,7 +167,7 @@ mod platform {
         }
     }
 
-    pub fn default_source() -> Arc<dyn AudioSource> {
+    pub fn default_source(_: Option<&std::path::Path>) -> Arc<dyn AudioSource> {
         Arc::new(Unavailable)
     }
 

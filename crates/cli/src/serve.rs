@@ -37,9 +37,10 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     /// Files in place of devices when either file is given.
-    fn audio_source(&self) -> Result<Arc<dyn AudioSource>, Failure> {
+    fn audio_source(&self, environment: &Environment) -> Result<Arc<dyn AudioSource>, Failure> {
         if self.mic_file.is_none() && self.sys_file.is_none() {
-            return recorder_capture::platform_source(self.audio_backend.as_deref())
+            let pipewire = environment.pipewire_runtime_dir.as_deref();
+            return recorder_capture::platform_source(self.audio_backend.as_deref(), pipewire)
                 .map_err(Failure::usage);
         }
         if !(self.audio_speed.is_finite() && self.audio_speed > 0.0) {
@@ -62,8 +63,8 @@ impl ServeArgs {
 }
 
 pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
-    let audio = args.audio_source()?;
     let environment = Environment::from_process();
+    let audio = args.audio_source(&environment)?;
     let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
     data_dir.prepare().map_err(Failure::general)?;
     init_logging(&data_dir, &environment);

@@ -24,6 +24,8 @@ pub struct Environment {
     pub appdata: Option<PathBuf>,
     /// `PATH`, to find helper programs such as `ffmpeg`.
     pub search_path: Option<std::ffi::OsString>,
+    /// Where PipeWire's socket is: `PIPEWIRE_RUNTIME_DIR`, else `XDG_RUNTIME_DIR`.
+    pub pipewire_runtime_dir: Option<PathBuf>,
 }
 
 impl Environment {
@@ -36,6 +38,7 @@ impl Environment {
             policy_refresh_secs: text("RECORDER_POLICY_REFRESH_SECS"),
             model_path: path("RECORDER_MODEL_PATH"),
             model_base_url: text("RECORDER_MODEL_BASE_URL"),
+            pipewire_runtime_dir: path("PIPEWIRE_RUNTIME_DIR").or_else(|| path("XDG_RUNTIME_DIR")),
             log_filter: text("RECORDER_LOG"),
             home: path("HOME").or_else(|| path("USERPROFILE")),
             xdg_data_home: path("XDG_DATA_HOME"),

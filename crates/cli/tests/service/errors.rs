@@ -1,22 +1,11 @@
 //! Every error of the contract that this build can produce, each in its own case,
 //! with the order of checks: Host → token → scope → policy → plan → setting → state.
 
-use recorder_domain::MeetingStatus;
 use recorder_test_support::{seed, Options, SeedMeeting, TestService};
 use reqwest::Method;
 use serde_json::json;
 
 use crate::{call, call_with, get, make_pro, set_settings, start, BIN};
-
-fn with_busy_meeting() -> (TestService, String) {
-    let mut ids = Vec::new();
-    let service = TestService::start_with(BIN, Options::default(), |data| {
-        let mut busy = SeedMeeting::ready("Busy", 1_000, &["still transcribing"]);
-        busy.status = MeetingStatus::Transcribing;
-        ids = seed(data, &[busy]);
-    });
-    (service, ids.remove(0))
-}
 
 #[tokio::test]
 async fn malformed_json_is_400() {
@@ -197,17 +186,6 @@ async fn agent_recording_policy_refuses_start_import_and_agent_prompts() {
     .expect_error(403, "policy_denied");
     let person = crate::post(&service, "/v1/recording/prompt", &prompt).await;
     assert_eq!(person.status, 200, "a person answers prompts from the extension: {}", person.text);
-}
-
-#[tokio::test]
-async fn busy_meetings_are_409() {
-    let (service, id) = with_busy_meeting();
-    crate::delete(&service, &format!("/v1/meetings/{id}")).await.expect_error(409, "meeting_busy");
-    make_pro(&service).await;
-    crate::post(&service, &format!("/v1/meetings/{id}/notes"), &json!({"kind": "summary"}))
-        .await
-        .expect_error(409, "meeting_busy");
-    assert_eq!(get(&service, &format!("/v1/meetings/{id}")).await.status, 200, "still there");
 }
 
 #[tokio::test]

@@ -353,7 +353,8 @@ async fn recording_refusals_follow_the_contract() {
     )
     .await
     .expect_error(409, "already_recording");
-    // A meeting being recorded cannot be deleted or regenerated.
+    // A meeting being recorded cannot be deleted or regenerated (a seeded busy
+    // meeting would not do: start-up recovery finishes those).
     crate::delete(&service, &format!("/v1/meetings/{id}")).await.expect_error(409, "meeting_busy");
     post(&service, &format!("/v1/meetings/{id}/notes"), &json!({"kind": "summary"}))
         .await

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Live recording benchmark: CPU, memory and transcript latency.
+
+Builds a call of BENCH_MINUTES (default 10) minutes from bench/fixtures/
+meeting-script.txt: paragraphs spoken by espeak-ng, taking turns between the
+microphone file and the system-audio file, with pauses. For each model it
+starts `recorder serve --mic-file --sys-file` (RECORDER_BIN, default
+target/release/recorder) at real-time pace, measures 30 s idle first (no
+model loaded), then records the whole call and samples the service's CPU
+time and RSS every second from /proc. Latency of a line is the arrival of
+its `segment.new` event minus the moment its end was played (recording start
++ end_ms). Prints a Markdown table and writes it to bench/results/.
+
+Run: python3 bench/live.py   (after scripts/test-model.sh and a release build)
+"""
+
+import http.client
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BIN = os.environ.get("RECORDER_BIN", str(ROOT / "target/release/recorder"))
+MODELS = ROOT / "target/test-models"
+MINUTES = float(os.environ.get("BENCH_MINUTES", "10"))
+MODEL_LIST = os.environ.get("BENCH_MODELS", "ggml-tiny.en-q8_0.bin,ggml-base-q8_0.bin").split(",")
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def make_call(folder):
+    """Two 16 kHz mono WAVs of MINUTES minutes; paragraphs alternate sides."""
+    paragraphs = [p.strip() for p in (ROOT / "bench/fixtures/meeting-script.txt").read_text().split("\n\n") if p.strip()]
+    sides = {"mic": [], "sys": []}
+    at, index = 0.0, 0
+    while at < MINUTES * 60:
+        side = "mic" if index % 2 else "sys"
+        clip = folder / f"p{index}.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", str(clip), paragraphs[index % len(paragraphs)]], check=True)
+        subprocess.run(["sox", str(clip), "-r", "16000", "-c", "1", "-b", "16", str(clip) + ".16k.wav"], check=True)
+        length = float(subprocess.run(["soxi", "-D", str(clip) + ".16k.wav"], capture_output=True, text=True, check=True).stdout)
+        sides[side].append((at, str(clip) + ".16k.wav", length))
+        at += length + 1.5
+        index += 1
+    files = {}
+    for side, parts in sides.items():
+        pieces, cursor = [], 0.0
+        for start, path, length in parts:
+            gap = start - cursor
+            silence = folder / f"{side}-gap{len(pieces)}.wav"
+            subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(silence), "trim", "0", f"{gap:.3f}"], check=True)
+            pieces += [str(silence), path]
+            cursor = start + length
+        tail = folder / f"{side}-tail.wav"
+        subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(tail), "trim", "0", f"{max(1.0, MINUTES * 60 - cursor):.3f}"], check=True)
+        files[side] = folder / f"{side}.wav"
+        subprocess.run(["sox", *pieces, str(tail), str(files[side])], check=True)
+    return files, at
+
+
+def proc_sample(pid):
+    stat = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(stat[11]) + int(stat[12])) / TICKS
+    rss = int(pathlib.Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    return cpu, rss
+
+
+def request(port, token, method, path, body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    return response.status, json.loads(response.read() or b"null")
+
+
+def listen(port, token, sink, stop):
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("GET", "/v1/events", headers={"Authorization": f"Bearer {token}"})
+    response = connection.getresponse()
+    while not stop.is_set():
+        line = response.fp.readline()
+        if not line:
+            return
+        if line.startswith(b"data:"):
+            sink.append((time.time(), json.loads(line[5:])))
+
+
+def utterance_latencies(events, started):
+    """Lines of one utterance are published together (within a few ms); the
+    utterance ended where its last line ends. Latency: that moment of the
+    call (recording start + end_ms) to the arrival of the events. Lines
+    published after the call ended (the stop drains the queue) are left out."""
+    groups = []
+    for arrived, event in events:
+        if event["type"] != "segment.new" or arrived >= started + MINUTES * 60:
+            continue
+        data = event["data"]
+        last = groups[-1] if groups else None
+        if last and last["channel"] == data["channel"] and arrived - last["arrived"] < 0.05:
+            last["end_ms"] = max(last["end_ms"], data["end_ms"])
+        else:
+            groups.append({"channel": data["channel"], "arrived": arrived, "end_ms": data["end_ms"]})
+    return [g["arrived"] - (started + g["end_ms"] / 1000) for g in groups]
+
+
+def measure(window, pid):
+    """Average and peak CPU (% of one core) and peak RSS over `window` seconds."""
+    cpu0, _ = proc_sample(pid)
+    start, last_cpu, last_t, peak_cpu, peak_rss = time.time(), cpu0, time.time(), 0.0, 0
+    while time.time() - start < window:
+        time.sleep(1.0)
+        cpu, rss = proc_sample(pid)
+        now = time.time()
+        peak_cpu = max(peak_cpu, 100 * (cpu - last_cpu) / (now - last_t))
+        peak_rss = max(peak_rss, rss)
+        last_cpu, last_t = cpu, now
+    return 100 * (last_cpu - cpu0) / (last_t - start), peak_cpu, peak_rss
+
+
+def run(model, files, folder):
+    data = folder / f"data-{model}"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
+    env = dict(os.environ, RECORDER_MODEL_PATH=str(MODELS / model), RECORDER_LOG="warn")
+    service = subprocess.Popen([BIN, "serve", "--data-dir", str(data), "--port", "0", "--mic-file", str(files["mic"]), "--sys-file", str(files["sys"])], stdout=subprocess.PIPE, env=env)
+    port = int(service.stdout.readline().decode().rsplit(":", 1)[1])
+    token = (data / "api_token").read_text().strip()
+    ui = (data / "ui_token").read_text().strip()
+    events, stop = [], threading.Event()
+    threading.Thread(target=listen, args=(port, token, events, stop), daemon=True).start()
+    time.sleep(2)
+    idle_cpu, _, idle_rss = measure(30, service.pid)
+    status, meeting = request(port, ui, "POST", "/ui/recording/start", {"title": "bench"})
+    assert status == 201, meeting
+    started = time.time()
+    rec_cpu, rec_peak_cpu, rec_rss = measure(MINUTES * 60, service.pid)
+    request(port, ui, "POST", "/ui/recording/stop")
+    while request(port, token, "GET", f"/v1/meetings/{meeting['id']}")[1]["status"] != "ready":
+        time.sleep(0.5)
+    stop.set()
+    latencies = sorted(utterance_latencies(events, started))
+    lines = sum(1 for _, e in events if e["type"] == "segment.new")
+    service.terminate()
+    service.wait()
+    pick = lambda p: latencies[min(len(latencies) - 1, int(len(latencies) * p))] if latencies else float("nan")
+    return {
+        "model": model, "idle_cpu": idle_cpu, "idle_rss": idle_rss / 2**20,
+        "cpu": rec_cpu, "peak_cpu": rec_peak_cpu, "rss": rec_rss / 2**20,
+        "p50": pick(0.50), "p95": pick(0.95), "live_lines": len(latencies), "lines": lines,
+    }
+
+
+def main():
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recorder-live-"))
+    files, length = make_call(folder)
+    rows = [run(model, files, folder) for model in MODEL_LIST]
+    out = [
+        f"Live recording of a {MINUTES:g}-minute call from files at real-time pace ({os.cpu_count()} cores; `{pathlib.Path(BIN).name}`).",
+        "",
+        "| model | idle CPU % | idle RSS MiB | avg CPU % (1 core) | peak CPU % | peak RSS MiB | utterance latency p50 s | p95 s | utterances live / lines in all |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        out.append(f"| {r['model']} | {r['idle_cpu']:.1f} | {r['idle_rss']:.1f} | {r['cpu']:.1f} | {r['peak_cpu']:.0f} | {r['rss']:.0f} | {r['p50']:.2f} | {r['p95']:.2f} | {r['live_lines']} / {r['lines']} |")
+    table = "\n".join(out)
+    print(table)
+    models = "+".join(m.removeprefix("ggml-").removesuffix(".bin") for m in MODEL_LIST)
+    results = ROOT / "bench/results" / f"live-{time.strftime('%Y-%m-%d')}-{models}-{MINUTES:g}min.md"
+    results.write_text(table + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
