@@ -12,10 +12,11 @@ use recorder_test_support::speech;
 use recorder_test_support::{Options, TestService};
 use serde_json::{json, Value};
 
-use crate::events::open;
+use crate::events::{open, Frame};
 use crate::import::wait_ready;
 use crate::recording::{events_until, MIC_LINE, SYS_LINE};
 use crate::{get, make_pro, post, BIN};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 const HEADPHONES_LINE: &str = "Headphones are plugged in now and the review is on Tuesday.";
 
@@ -98,6 +99,20 @@ fn service_on(server: &SoundServer, backend: &str) -> TestService {
     )
 }
 
+/// A service on the server's devices, recording through `/v1/recording/start`.
+async fn start_recording(
+    server: &SoundServer,
+    backend: &str,
+) -> (TestService, UnboundedReceiver<Frame>, String) {
+    let service = service_on(server, backend);
+    make_pro(&service).await;
+    let stream = open(&service, None).await;
+    let started = post(&service, "/v1/recording/start", &json!({"source_app": "meet"})).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    (service, stream, id)
+}
+
 fn text_of(lines: &[&Value], channel: &str) -> String {
     lines
         .iter()
@@ -119,12 +134,7 @@ async fn records_a_call(backend: &str) {
     };
     let (mine, theirs, later) =
         (clip("mic.wav", MIC_LINE), clip("sys.wav", SYS_LINE), clip("late.wav", HEADPHONES_LINE));
-    let service = service_on(&server, backend);
-    make_pro(&service).await;
-    let mut stream = open(&service, None).await;
-    let started = post(&service, "/v1/recording/start", &json!({"source_app": "meet"})).await;
-    assert_eq!(started.status, 201, "{}", started.text);
-    let id = started.body["id"].as_str().expect("id").to_owned();
+    let (service, mut stream, id) = start_recording(&server, backend).await;
 
     let mut person = server.play("mic_feed", &mine);
     assert!(person.wait().expect("paplay").success());
@@ -175,12 +185,7 @@ async fn survives_the_sound_server_going_away(backend: &str) {
     let clips = tempfile::tempdir().expect("temp");
     let theirs = clips.path().join("sys.wav");
     speech::speak_padded(SYS_LINE, &theirs, 0.2, 0.5);
-    let service = service_on(&server, backend);
-    make_pro(&service).await;
-    let mut stream = open(&service, None).await;
-    let started = post(&service, "/v1/recording/start", &json!({"source_app": "meet"})).await;
-    assert_eq!(started.status, 201, "{}", started.text);
-    let id = started.body["id"].as_str().expect("id").to_owned();
+    let (service, mut stream, id) = start_recording(&server, backend).await;
     let mut other = server.play("speakers", &theirs);
     assert!(other.wait().expect("paplay").success());
     tokio::time::sleep(Duration::from_secs(1)).await;

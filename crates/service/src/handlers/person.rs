@@ -16,10 +16,9 @@ use serde_json::{json, Value};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, QueryMap};
-use crate::handlers::recording::{default_title, start_spec_of, text};
+use crate::handlers::recording::{start_spec_of, text};
 use crate::license;
 use crate::managed::SettingsChangeError;
-use crate::recording::StartSpec;
 use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
 
@@ -201,14 +200,7 @@ pub async fn start_recording(
         Some(app) => text("source_app", app, 100)?,
         None => "recorder".to_owned(),
     };
-    let title = request.title.as_deref().map(|t| text("title", t, 500)).transpose()?;
-    let spec = StartSpec {
-        title: title.unwrap_or_else(|| default_title(&source_app)),
-        source_app,
-        attendees: Vec::new(),
-    };
-    let meeting = state.recorder.start(&state, spec).await?;
-    Ok((StatusCode::CREATED, Json(crate::convert::meeting(meeting))))
+    crate::handlers::recording::start_recording(&state, source_app, request.title.as_deref()).await
 }
 
 /// `POST /ui/recording/stop`

@@ -177,13 +177,23 @@ pub async fn start(
     ApiJson(request): ApiJson<StartRequest>,
 ) -> ApiResult<(StatusCode, Json<Meeting>)> {
     let source_app = text("source_app", &request.source_app, 100)?;
-    let title = request.title.as_deref().map(|t| text("title", t, 500)).transpose()?;
+    start_recording(&state, source_app, request.title.as_deref()).await
+}
+
+/// Starts a recording for `source_app`, titled `title` (checked) or after
+/// the app: the API's start and the person's own button.
+pub async fn start_recording(
+    state: &AppState,
+    source_app: String,
+    title: Option<&str>,
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
+    let title = title.map(|t| text("title", t, 500)).transpose()?;
     let spec = StartSpec {
         title: title.unwrap_or_else(|| default_title(&source_app)),
         source_app,
         attendees: Vec::new(),
     };
-    let meeting = state.recorder.start(&state, spec).await?;
+    let meeting = state.recorder.start(state, spec).await?;
     Ok((StatusCode::CREATED, Json(crate::convert::meeting(meeting))))
 }
 
