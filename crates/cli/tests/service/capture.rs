@@ -156,7 +156,7 @@ async fn records_a_call(backend: &str) {
         &mut stream,
         |kind, data| {
             kind == "segment.new"
-                && data["text"].as_str().unwrap_or("").to_lowercase().contains("tuesday")
+                && data["text"].as_str().unwrap_or("").to_lowercase().contains("plugged in")
         },
         Duration::from_secs(60),
     )
@@ -167,7 +167,7 @@ async fn records_a_call(backend: &str) {
         live.iter().chain(&moved).filter(|(k, _)| k == "segment.new").map(|(_, d)| d).collect();
     assert!(text_of(&lines, "mic").contains("budget"), "{lines:#?}");
     assert!(text_of(&lines, "sys").contains("march"), "{lines:#?}");
-    assert!(text_of(&lines, "sys").contains("tuesday"), "followed the new default: {lines:#?}");
+    assert!(text_of(&lines, "sys").contains("plugged in"), "followed the new default: {lines:#?}");
 
     let stopped = post(&service, "/v1/recording/stop", &json!({})).await;
     assert_eq!(stopped.body["status"], "transcribing", "{}", stopped.text);
