@@ -9,13 +9,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 use recorder_domain::Channel;
 
-use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice};
+use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice, Workers};
 
 pub struct DeviceSource;
 
@@ -43,7 +42,7 @@ impl AudioSource for DeviceSource {
             .name("capture".into())
             .spawn(move || hold_streams([mic_tx, sys_tx], notice_tx, opened_tx, &flag))
             .map_err(|e| CaptureError::Open { channel: "mic", message: e.to_string() })?;
-        let holder = Holder { stop, thread: Some(thread) };
+        let holder = Workers { stop, threads: vec![thread] };
         match opened.recv_timeout(Duration::from_secs(10)) {
             Ok(Ok(())) => Ok(Capture { mic, sys, notices, guard: Box::new(holder) }),
             Ok(Err(error)) => Err(error),
@@ -51,20 +50,6 @@ impl AudioSource for DeviceSource {
                 channel: "mic",
                 message: "the audio system did not answer".into(),
             }),
-        }
-    }
-}
-
-struct Holder {
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for Holder {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
         }
     }
 }

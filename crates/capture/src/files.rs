@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use recorder_domain::Channel;
 use recorder_stt::audio::{self, AudioStream, SAMPLE_RATE};
 
-use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice};
+use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice, Workers};
 
 const TICK: Duration = Duration::from_millis(20);
 const FORMAT: Format = Format { rate: SAMPLE_RATE, channels: 1 };
@@ -43,7 +43,7 @@ impl AudioSource for FileSource {
                 spawn_player(channel, stream, self.speed, feeds, stop.clone())
             })
             .collect::<Result<Vec<_>, CaptureError>>()?;
-        Ok(Capture { mic, sys, notices, guard: Box::new(Players { stop, players }) })
+        Ok(Capture { mic, sys, notices, guard: Box::new(Workers { stop, threads: players }) })
     }
 }
 
@@ -55,20 +55,6 @@ fn open(path: Option<&PathBuf>) -> Result<Option<Box<dyn AudioStream>>, CaptureE
         })
     })
     .transpose()
-}
-
-struct Players {
-    stop: Arc<AtomicBool>,
-    players: Vec<JoinHandle<()>>,
-}
-
-impl Drop for Players {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for player in self.players.drain(..) {
-            let _ = player.join();
-        }
-    }
 }
 
 fn spawn_player(

@@ -67,12 +67,12 @@ impl Journal {
 
     /// Appends samples (clipped to 16 bits); syncs when a second has passed.
     pub fn append(&mut self, samples: &[f32]) -> Result<(), JournalError> {
-        let mut bytes = Vec::with_capacity(samples.len() * 2);
         for sample in samples {
             let value = (sample.clamp(-1.0, 1.0) * i16::MAX as f32).round() as i16;
-            bytes.extend_from_slice(&value.to_le_bytes());
+            self.out
+                .write_all(&value.to_le_bytes())
+                .map_err(|e| JournalError::from_io(&self.path, e))?;
         }
-        self.out.write_all(&bytes).map_err(|e| JournalError::from_io(&self.path, e))?;
         self.samples += samples.len() as u64;
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync()?;

@@ -81,6 +81,22 @@ pub fn new_feed(format: Format, seconds: f64, device: String) -> (rtrb::Producer
     (producer, Feed { format, samples: consumer, device })
 }
 
+/// A backend's threads: dropping it (the [`Capture::guard`]) raises the stop
+/// flag and waits for every thread to end.
+pub(crate) struct Workers {
+    pub stop: Arc<std::sync::atomic::AtomicBool>,
+    pub threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// Sends a feed; a recorder that has gone away simply stops listening.
 pub(crate) fn hand_over(to: &Sender<Feed>, feed: Feed) -> bool {
     to.send(feed).is_ok()

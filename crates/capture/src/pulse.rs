@@ -9,14 +9,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use libpulse_binding as pa;
 use libpulse_simple_binding::Simple;
 use recorder_domain::Channel;
 
-use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice};
+use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice, Workers};
 
 const FORMAT: Format = Format { rate: 48_000, channels: 2 };
 const FRAGMENT_MS: u64 = 20;
@@ -36,7 +35,7 @@ impl AudioSource for PulseSource {
         let (sys_tx, sys) = mpsc::channel();
         let (notice_tx, notices) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut threads = Threads { stop: stop.clone(), threads: Vec::new() };
+        let mut threads = Workers { stop: stop.clone(), threads: Vec::new() };
         for (channel, feeds) in [(Channel::Mic, mic_tx), (Channel::Sys, sys_tx)] {
             let (opened_tx, opened) = mpsc::channel();
             let reader = Reader { channel, feeds, notices: notice_tx.clone(), stop: stop.clone() };
@@ -60,20 +59,6 @@ impl AudioSource for PulseSource {
 
 fn open_error(channel: Channel, message: String) -> CaptureError {
     CaptureError::Open { channel: channel.as_str(), message }
-}
-
-struct Threads {
-    stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
-}
-
-impl Drop for Threads {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
 }
 
 struct Reader {
@@ -135,6 +120,9 @@ impl Reader {
     }
 
     fn failed(&self, message: String) {
+        if self.stop.load(Ordering::Relaxed) {
+            return; // stopping on purpose is not a failure
+        }
         let _ = self.notices.send(Notice::Failed { channel: self.channel, message });
     }
 
