@@ -12,6 +12,6 @@ if ! command -v rustup >/dev/null 2>&1; then
 fi
 for target in "${targets[@]}"; do
   rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-  cargo check --locked -p recorder-capture --target "$target"
+  cargo check --locked -p recorder-capture -p recorder-credentials --target "$target"
 done
-echo "check-targets: recorder-capture compiles for ${targets[*]}"
+echo "check-targets: recorder-capture and recorder-credentials compile for ${targets[*]}"

@@ -46,6 +46,11 @@ pub enum Command {
     /// List, install, add or remove transcription models
     #[command(subcommand)]
     Models(crate::models::ModelsCommand),
+    /// Export a meeting as a Markdown file
+    Export(crate::ai::ExportArgs),
+    /// Notes providers: save or clear API keys, list templates
+    #[command(subcommand)]
+    Ai(crate::ai::AiCommand),
 }
 
 #[derive(Args)]
@@ -215,6 +220,8 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
             install_license(&connect(&context, Channel::Person)?, &file).await
         }
         Command::Models(sub) => crate::models::run(&context, sub).await,
+        Command::Export(args) => crate::ai::export(&context, args).await,
+        Command::Ai(sub) => crate::ai::run(&context, sub).await,
     }
 }
 

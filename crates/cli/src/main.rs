@@ -3,6 +3,7 @@
 //! Exit codes: 0 done; 1 the service refused or failed; 2 usage error; 3 the
 //! service is not running or the data folder has no token; 4 not found.
 
+mod ai;
 mod commands;
 mod import;
 mod models;

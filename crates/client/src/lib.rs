@@ -131,6 +131,11 @@ impl Client {
         self.json(self.request(Method::PATCH, path).json(body)).await
     }
 
+    /// A PUT whose success has no body (204).
+    pub async fn put<B: Serialize>(&self, path: &str, body: &B) -> ClientResult<()> {
+        self.send(self.request(Method::PUT, path).json(body)).await.map(|_| ())
+    }
+
     pub async fn delete(&self, path: &str) -> ClientResult<()> {
         self.send(self.request(Method::DELETE, path)).await.map(|_| ())
     }

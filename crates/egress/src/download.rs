@@ -141,7 +141,7 @@ impl Egress {
         resume_from: u64,
     ) -> Result<reqwest::Response, String> {
         let mut builder = self
-            .client
+            .client_for(request)?
             .request(request.method.clone(), request.url.clone())
             .body(request.body.clone());
         for (name, value) in &request.headers {

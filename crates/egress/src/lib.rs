@@ -7,6 +7,8 @@
 
 mod download;
 
+use std::borrow::Cow;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -31,6 +33,11 @@ pub struct OutboundRequest {
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     pub timeout: Duration,
+    /// When not empty, the only addresses the URL's host may be reached at: no DNS
+    /// lookup, no proxy and no redirects, so a name checked as loopback cannot be
+    /// re-pointed (DNS rebinding) between the check and the request. The URL's
+    /// port is used, not the ports here.
+    pub pinned_addrs: Vec<SocketAddr>,
 }
 
 impl OutboundRequest {
@@ -42,6 +49,7 @@ impl OutboundRequest {
             headers: Vec::new(),
             body: Vec::new(),
             timeout: Duration::from_secs(60),
+            pinned_addrs: Vec::new(),
         }
     }
 }
@@ -77,15 +85,27 @@ pub struct Egress {
 
 impl Egress {
     pub fn new(ledger: Arc<dyn LedgerSink>) -> Result<Self, EgressError> {
-        let client = reqwest::Client::builder()
-            .user_agent(concat!("recorder/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|error| EgressError::Failed {
-                host: String::new(),
-                message: error.to_string(),
-            })?;
+        let client = client_builder().build().map_err(|error| EgressError::Failed {
+            host: String::new(),
+            message: error.to_string(),
+        })?;
         Ok(Egress { client, ledger })
+    }
+
+    /// The shared client, or for a request with pinned addresses a one-off client
+    /// that reaches the URL's host only at those addresses.
+    fn client_for(&self, request: &OutboundRequest) -> Result<Cow<'_, reqwest::Client>, String> {
+        let Some(host) = request.url.domain().filter(|_| !request.pinned_addrs.is_empty()) else {
+            // IP literals are never looked up, so there is nothing to pin.
+            return Ok(Cow::Borrowed(&self.client));
+        };
+        let client = client_builder()
+            .resolve_to_addrs(host, &request.pinned_addrs)
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|_| "could not prepare the request".to_string())?;
+        Ok(Cow::Owned(client))
     }
 
     /// Sends `request` unless `verdict` blocks it; records the outcome either way.
@@ -129,7 +149,7 @@ impl Egress {
 
     async fn perform(&self, request: &OutboundRequest) -> Result<OutboundResponse, String> {
         let mut builder = self
-            .client
+            .client_for(request)?
             .request(request.method.clone(), request.url.clone())
             .timeout(request.timeout)
             .body(request.body.clone());
@@ -158,6 +178,12 @@ impl Egress {
             outcome: "error".into(),
         }
     }
+}
+
+fn client_builder() -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .user_agent(concat!("recorder/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(Duration::from_secs(10))
 }
 
 fn describe(error: reqwest::Error) -> String {

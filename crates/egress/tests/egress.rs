@@ -74,3 +74,35 @@ async fn sent_blocked_and_failed_requests_are_all_in_the_ledger() {
         assert!(!entry.url.contains('?'), "{}", entry.url);
     }
 }
+
+#[tokio::test]
+async fn a_pinned_request_reaches_only_its_pinned_address() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let base = Url::parse(&server(hits.clone()).await).expect("url");
+    let address = std::net::SocketAddr::new(
+        base.host_str().expect("host").parse().expect("ip"),
+        base.port().expect("port"),
+    );
+    let ledger = Arc::new(Memory::default());
+    let egress = Egress::new(ledger.clone()).expect("egress");
+    // `.invalid` never resolves (RFC 6761): only the pin can lead to the server.
+    let url = Url::parse(&format!("http://pinned.invalid:{}/echo?k=SECRET", address.port()))
+        .expect("url");
+
+    let unpinned = OutboundRequest::new(Method::POST, url.clone(), "notes");
+    assert!(egress.send(unpinned, Verdict::Allow).await.is_err(), "the name must not resolve");
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+
+    let mut pinned = OutboundRequest::new(Method::POST, url, "notes");
+    pinned.pinned_addrs = vec![address];
+    pinned.body = b"abc".to_vec();
+    let response = egress.send(pinned, Verdict::Allow).await.expect("sent");
+    assert_eq!((response.status, response.body), (200, b"got 3".to_vec()));
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+
+    let entries = ledger.0.lock().expect("lock").clone();
+    let outcomes: Vec<&str> = entries.iter().map(|e| e.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["error", "ok"]);
+    assert_eq!(entries[1].host, "pinned.invalid");
+    assert_eq!(entries[1].url, format!("http://pinned.invalid:{}/echo", address.port()));
+}

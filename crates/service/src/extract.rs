@@ -20,6 +20,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let BodyBytes(bytes) = BodyBytes::from_request(request, state).await?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// A body read but not yet parsed, for handlers whose policy check must come
+/// before any complaint about the body (the contract's order of checks).
+pub struct BodyBytes(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for BodyBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(ErrorCode::PayloadTooLarge, "request body is larger than 1 MiB")
@@ -27,7 +40,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
                 ApiError::invalid("request body could not be read")
             }
         })?;
-        parse_json(&bytes).map(ApiJson)
+        Ok(BodyBytes(bytes))
     }
 }
 

@@ -7,6 +7,7 @@ mod clock;
 mod convert;
 mod error;
 mod events;
+mod export;
 mod extract;
 mod guard;
 mod handlers;
@@ -18,10 +19,12 @@ mod pairing;
 mod pipeline;
 mod recording;
 mod render;
+mod retention;
 mod router;
 mod sessions;
 mod state;
 mod tasks;
+mod templates;
 mod tokens;
 
 use std::collections::HashMap;
@@ -103,9 +106,11 @@ impl Service {
             pairing_codes: pairing::PairingCodes::default(),
             sessions: sessions::Sessions::default(),
             license: load_license(&data_dir),
+            credentials: Arc::new(credential_store(&data_dir, &config.environment)),
             egress,
             model_downloads: models::Downloads::default(),
             pipeline: pipeline::Pipeline::default(),
+            retention: retention::Sweeper::default(),
             engine: pipeline::SharedEngine::default(),
             recorder: recording::Recorder::new(config.audio),
             store,
@@ -131,6 +136,7 @@ impl Service {
             tokio::spawn(tasks::expire_prompts(state.clone())),
             tokio::spawn(pipeline::run(state.clone())),
             tokio::spawn(tasks::unload_idle_model(state.clone())),
+            tokio::spawn(retention::run(state.clone(), state.environment.retention_sweep())),
         ];
         let state_for_stop = state.clone();
         axum::serve(self.listener, router::app(state))
@@ -156,6 +162,23 @@ impl Service {
         tracing::info!("service stopped");
         Ok(())
     }
+}
+
+/// The OS credential store with the file as fallback, or the file alone when
+/// `RECORDER_CREDENTIAL_STORE=file`.
+fn credential_store(
+    data_dir: &DataDir,
+    environment: &Environment,
+) -> recorder_credentials::CredentialStore {
+    let backend = match environment.credential_store.as_deref() {
+        Some("file") => recorder_credentials::Backend::File,
+        Some(other) if other != "auto" => {
+            tracing::warn!(value = other, "RECORDER_CREDENTIAL_STORE is auto or file; using auto");
+            recorder_credentials::Backend::Auto
+        }
+        _ => recorder_credentials::Backend::Auto,
+    };
+    recorder_credentials::CredentialStore::new(data_dir.root(), backend)
 }
 
 fn load_license(data_dir: &DataDir) -> license::LicenseState {

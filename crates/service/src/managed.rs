@@ -31,9 +31,10 @@ impl PolicyHandle {
         self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Re-reads the source. A source that cannot be parsed keeps the last good
-    /// policy (an administrator may be halfway through editing it) and says why.
-    pub fn refresh(&self) {
+    /// Re-reads the source; true when the policy changed. A source that cannot be
+    /// parsed keeps the last good policy (an administrator may be halfway through
+    /// editing it) and says why.
+    pub fn refresh(&self) -> bool {
         match self.source.load() {
             Ok(entries) => {
                 let values =
@@ -42,25 +43,33 @@ impl PolicyHandle {
                     tracing::warn!(key, reason, "ignored invalid managed policy value");
                 }
                 let mut current = self.current.write().unwrap_or_else(|p| p.into_inner());
-                if *current != values {
-                    tracing::info!(source = %self.source.describe(), "managed policy changed");
-                    *current = values;
+                if *current == values {
+                    return false;
                 }
+                tracing::info!(source = %self.source.describe(), "managed policy changed");
+                *current = values;
+                true
             }
             Err(error) => {
-                tracing::warn!(%error, "managed policy not refreshed; keeping the last one")
+                tracing::warn!(%error, "managed policy not refreshed; keeping the last one");
+                false
             }
         }
     }
 
-    /// Refreshes every `period` until shutdown.
-    pub async fn refresh_periodically(&self, period: Duration, shutdown: CancellationToken) {
+    /// Refreshes every `period` until shutdown; calls `changed` after a change.
+    pub async fn refresh_periodically(
+        &self,
+        period: Duration,
+        shutdown: CancellationToken,
+        changed: impl Fn(),
+    ) {
         let mut ticker = tokio::time::interval(period);
         ticker.tick().await;
         loop {
             tokio::select! {
                 _ = shutdown.cancelled() => return,
-                _ = ticker.tick() => self.refresh(),
+                _ = ticker.tick() => if self.refresh() { changed() },
             }
         }
     }
@@ -100,6 +109,11 @@ impl SettingsHandle {
 
     pub fn effective_typed(&self, policy: &PolicyValues) -> Settings {
         effective_typed(&self.read(), policy)
+    }
+
+    /// The person's settings as a patch would leave them (nothing is saved).
+    pub fn preview(&self, patch: &Value) -> Option<Settings> {
+        self.read().patched(patch).ok().map(|document| document.typed().clone())
     }
 
     /// Applies a merge patch if it is valid and policy allows it, then saves.

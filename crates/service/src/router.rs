@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, put};
 use axum::{Extension, Router};
 use recorder_api_types::ErrorCode;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -17,7 +17,8 @@ use utoipa_axum::routes;
 use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
 use crate::handlers::{
-    events, meetings, models, pair, person, recording, search, system, transcript,
+    ai, audio, events, export, meetings, models, pair, person, recording, search, system,
+    transcript,
 };
 use crate::state::AppState;
 
@@ -61,6 +62,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(system::ledger))
         .routes(routes!(system::settings))
         .routes(routes!(system::policy))
+        .routes(routes!(system::templates))
         .routes(routes!(system::openapi))
         .routes(routes!(events::events))
         .routes(routes!(pair::pair))
@@ -97,6 +99,13 @@ fn person_routes() -> Router<AppState> {
         .route("/ui/recording/start", post(person::start_recording))
         .route("/ui/recording/stop", post(person::stop_recording))
         .route("/ui/recording/pause", post(person::pause_recording))
+        .route("/ui/meetings/{id}/export", post(export::export_meeting))
+        .route("/ui/ai/keys", get(ai::list_keys))
+        .route("/ui/ai/keys/{provider}", put(ai::save_key).delete(ai::clear_key))
+        .route("/ui/templates", get(system::templates))
+        .route("/ui/meetings/{id}/audio", get(audio::audio_info))
+        .route("/ui/meetings/{id}/audio/reveal", post(audio::reveal))
+        .route("/ui/meetings/{id}/audio/{channel}", get(audio::play))
         .route("/", get(person::home))
 }
 

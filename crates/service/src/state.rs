@@ -39,12 +39,16 @@ pub struct Shared {
     pub pairing_codes: PairingCodes,
     pub sessions: Sessions,
     pub license: LicenseState,
+    /// Notes-provider API keys (OS credential store, or the 0600 file).
+    pub credentials: Arc<recorder_credentials::CredentialStore>,
     /// The one outbound HTTP client; its requests go to the Privacy Ledger.
     pub egress: recorder_egress::Egress,
     /// Transcription-model downloads in progress.
     pub model_downloads: crate::models::Downloads,
     /// Wakes the job worker when work is queued.
     pub pipeline: crate::pipeline::Pipeline,
+    /// Wakes the retention sweeper when retention settings or policy change.
+    pub retention: crate::retention::Sweeper,
     /// The transcription engine shared by jobs and live recordings.
     pub engine: crate::pipeline::SharedEngine,
     /// The recording in progress, and the capture backend.

@@ -7,9 +7,11 @@ use serde_json::json;
 use crate::clock::now_ms;
 use crate::state::AppState;
 
-/// Re-reads managed policy periodically (at launch it was read by `bind`).
+/// Re-reads managed policy periodically (at launch it was read by `bind`); a new
+/// retention cap takes effect at once.
 pub async fn refresh_policy(state: AppState, period: Duration) {
-    state.policy.refresh_periodically(period, state.shutdown.clone()).await;
+    let changed = || state.retention.wake();
+    state.policy.refresh_periodically(period, state.shutdown.clone(), changed).await;
 }
 
 /// Expires unanswered record prompts after 60 s with `prompt.answered`.

@@ -61,6 +61,10 @@ impl DataDir {
     pub fn models(&self) -> PathBuf {
         self.root.join("models")
     }
+    /// The person's note templates: `<id>.md` Markdown prompt files.
+    pub fn templates(&self) -> PathBuf {
+        self.root.join("templates")
+    }
     pub fn logs(&self) -> PathBuf {
         self.root.join("logs")
     }
@@ -70,7 +74,9 @@ impl DataDir {
 
     /// Creates the folder and its subfolders; sets the folder to mode 0700.
     pub fn prepare(&self) -> Result<(), DataDirError> {
-        for folder in [self.root.clone(), self.meetings(), self.models(), self.logs()] {
+        let folders =
+            [self.root.clone(), self.meetings(), self.models(), self.logs(), self.templates()];
+        for folder in folders {
             fs::create_dir_all(&folder).map_err(|source| self.io_error(&folder, source))?;
         }
         restrict(&self.root, 0o700).map_err(|source| self.io_error(&self.root, source))

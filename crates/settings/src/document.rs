@@ -265,8 +265,11 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     if !PROVIDERS.contains(&settings.ai.provider.as_str()) {
         return fail("ai.provider must be builtin, local, anthropic or openai_compatible");
     }
-    if url_host(&settings.ai.local_url).is_none() {
+    if !is_http_url(&settings.ai.local_url) {
         return fail("ai.local_url must be an http:// or https:// URL");
+    }
+    if settings.ai.cloud_base_url.as_deref().is_some_and(|base| !is_http_url(base)) {
+        return fail("ai.cloud_base_url must be null or an http:// or https:// URL");
     }
     if matches!(settings.transcription.threads, Some(threads) if threads == 0 || threads > 256) {
         return fail("transcription.threads must be null (automatic) or 1 to 256");
@@ -274,17 +277,25 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     Ok(())
 }
 
-/// The host of an http(s) URL, lower-cased, without brackets; `None` otherwise.
-pub(crate) fn url_host(url: &str) -> Option<String> {
-    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"))?;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit('@').next()?;
-    let host = if let Some(bracketed) = authority.strip_prefix('[') {
-        bracketed.split(']').next()?
-    } else {
-        authority.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+/// An http(s) URL with a host.
+fn is_http_url(text: &str) -> bool {
+    url::Url::parse(text)
+        .is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
+}
+
+/// Whether a local server's URL names a loopback address, judged from the URL
+/// alone: `Some` for IP literals (IPv4-mapped IPv6 by the IPv4 inside; the URL
+/// parser already turns `0x7f000001` into `127.0.0.1`) and `localhost`, `None`
+/// for other names, which only resolving can judge.
+pub fn literal_loopback(local_url: &str) -> Option<bool> {
+    let url = url::Url::parse(local_url).ok()?;
+    match url.host()? {
+        url::Host::Ipv4(address) => Some(address.is_loopback()),
+        url::Host::Ipv6(address) => {
+            Some(address.to_ipv4_mapped().map_or(address.is_loopback(), |v4| v4.is_loopback()))
+        }
+        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost").then_some(true),
+    }
 }
 
 #[cfg(test)]
@@ -352,9 +363,15 @@ mod tests {
 
     #[test]
     fn url_hosts() {
-        assert_eq!(url_host("http://127.0.0.1:11434/v1").as_deref(), Some("127.0.0.1"));
-        assert_eq!(url_host("https://user:pw@Example.com/x").as_deref(), Some("example.com"));
-        assert_eq!(url_host("http://[::1]:8080").as_deref(), Some("::1"));
-        assert_eq!(url_host("ftp://x"), None);
+        assert_eq!(literal_loopback("http://127.0.0.1:11434/v1"), Some(true));
+        assert_eq!(literal_loopback("http://0x7f000001"), Some(true));
+        assert_eq!(literal_loopback("http://2130706433:8080"), Some(true));
+        assert_eq!(literal_loopback("http://[::1]:8080"), Some(true));
+        assert_eq!(literal_loopback("http://[::ffff:127.0.0.1]"), Some(true));
+        assert_eq!(literal_loopback("http://[::ffff:10.0.0.1]"), Some(false));
+        assert_eq!(literal_loopback("http://10.0.0.5:11434"), Some(false));
+        assert_eq!(literal_loopback("http://LocalHost:11434"), Some(true));
+        assert_eq!(literal_loopback("http://127.0.0.1.nip.io"), None);
+        assert!(!is_http_url("ftp://x"));
     }
 }

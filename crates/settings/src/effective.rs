@@ -7,7 +7,7 @@
 use recorder_domain::{PolicyKey, PolicyValues};
 use serde_json::{json, Value};
 
-use crate::document::{url_host, Settings, SettingsDocument};
+use crate::document::{literal_loopback, Settings, SettingsDocument};
 
 /// One setting forced by a policy key.
 struct Override {
@@ -55,8 +55,9 @@ fn overrides(settings: &Settings, policy: &PolicyValues) -> Vec<Override> {
     forced
 }
 
-/// The policy key that refuses this notes provider, if any. The loopback test here
-/// is by name; resolving host names is the notes providers' job.
+/// The policy key that refuses this notes provider, if any. A local server named
+/// by an IP literal is judged here; other names are judged by what they resolve
+/// to, when the setting is changed and before every request.
 fn provider_refusal(provider: &str, local_url: &str, policy: &PolicyValues) -> Option<PolicyKey> {
     let cloud = matches!(provider, "anthropic" | "openai_compatible");
     if cloud && policy.is_true(PolicyKey::ForceLocalModel) {
@@ -65,18 +66,11 @@ fn provider_refusal(provider: &str, local_url: &str, policy: &PolicyValues) -> O
     if cloud && policy.is_true(PolicyKey::DisableCloudAIKeys) {
         return Some(PolicyKey::DisableCloudAIKeys);
     }
-    let remote_local =
-        provider == "local" && !url_host(local_url).is_some_and(|h| is_loopback_name(&h));
+    let remote_local = provider == "local" && literal_loopback(local_url) == Some(false);
     if remote_local && policy.is_true(PolicyKey::ForceLocalModel) {
         return Some(PolicyKey::ForceLocalModel);
     }
     None
-}
-
-fn is_loopback_name(host: &str) -> bool {
-    host == "localhost"
-        || host == "::1"
-        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|address| address.is_loopback())
 }
 
 /// The settings as they are in force: plain values where the person decides,

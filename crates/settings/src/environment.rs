@@ -26,6 +26,14 @@ pub struct Environment {
     pub search_path: Option<std::ffi::OsString>,
     /// Where PipeWire's socket is: `PIPEWIRE_RUNTIME_DIR`, else `XDG_RUNTIME_DIR`.
     pub pipewire_runtime_dir: Option<PathBuf>,
+    /// `RECORDER_CREDENTIAL_STORE`: `file` keeps notes-provider API keys in the
+    /// data folder's 0600 file instead of the OS credential store.
+    pub credential_store: Option<String>,
+    /// `RECORDER_RETENTION_SWEEP_SECS`: the retention sweeper's period (1 h).
+    pub retention_sweep_secs: Option<String>,
+    /// `RECORDER_OPENER`: the program that shows a folder in the file manager
+    /// (default: xdg-open, open or explorer).
+    pub opener: Option<PathBuf>,
 }
 
 impl Environment {
@@ -44,6 +52,9 @@ impl Environment {
             xdg_data_home: path("XDG_DATA_HOME"),
             appdata: path("APPDATA"),
             search_path: std::env::var_os("PATH"),
+            credential_store: text("RECORDER_CREDENTIAL_STORE"),
+            retention_sweep_secs: text("RECORDER_RETENTION_SWEEP_SECS"),
+            opener: path("RECORDER_OPENER"),
         }
     }
 
@@ -55,15 +66,24 @@ impl Environment {
             .find(|candidate| candidate.is_file())
     }
 
+    /// The retention sweeper's period: 1 h unless `RECORDER_RETENTION_SWEEP_SECS`
+    /// says otherwise (whole seconds, at least 1).
+    pub fn retention_sweep(&self) -> Duration {
+        seconds_or(self.retention_sweep_secs.as_deref(), 3600)
+    }
+
     /// The policy refresh period: 60 s unless `RECORDER_POLICY_REFRESH_SECS` says
     /// otherwise (a whole number of seconds, at least 1).
     pub fn policy_refresh(&self) -> Duration {
-        let seconds = self
-            .policy_refresh_secs
-            .as_deref()
-            .and_then(|text| text.trim().parse::<u64>().ok())
-            .filter(|seconds| *seconds >= 1)
-            .unwrap_or(60);
-        Duration::from_secs(seconds)
+        seconds_or(self.policy_refresh_secs.as_deref(), 60)
     }
+}
+
+/// A whole number of seconds (at least 1) from `text`, else `default`.
+fn seconds_or(text: Option<&str>, default: u64) -> Duration {
+    let seconds = text
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .filter(|seconds| *seconds >= 1)
+        .unwrap_or(default);
+    Duration::from_secs(seconds)
 }

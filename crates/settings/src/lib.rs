@@ -11,7 +11,9 @@ mod environment;
 mod policy_source;
 
 pub use data_dir::{DataDir, DataDirError};
-pub use document::{configured_api_port, Settings, SettingsDocument, SettingsError};
+pub use document::{
+    configured_api_port, defaults, literal_loopback, Settings, SettingsDocument, SettingsError,
+};
 pub use effective::{
     check_patch_against_policy, effective_settings, effective_typed, PolicyRefusal,
 };

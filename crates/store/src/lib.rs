@@ -14,6 +14,7 @@ mod parts;
 mod person;
 mod pool;
 mod recordings;
+mod retention;
 mod search;
 
 pub use error::{StoreError, StoreResult};
@@ -23,4 +24,5 @@ pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentR
 pub use person::{PairingRecord, PromptRecord, PromptState};
 pub use pool::Store;
 pub use recordings::{ChannelRest, RecordingEnd};
+pub use retention::{RetentionCutoffs, RetentionDue};
 pub use search::{fts_query, HitSource, SearchHit};

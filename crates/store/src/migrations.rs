@@ -5,8 +5,11 @@ use rusqlite::Connection;
 
 use crate::{StoreError, StoreResult};
 
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_jobs.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_jobs.sql"),
+    include_str!("../migrations/0003_retention.sql"),
+];
 
 /// Applies every migration newer than the database's version.
 pub fn apply(connection: &mut Connection) -> StoreResult<()> {

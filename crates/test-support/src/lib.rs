@@ -140,6 +140,8 @@ impl TestService {
             .arg(self.data_dir())
             .env("RECORDER_POLICY_PATH", self.policy_path())
             .env("RECORDER_LOG", "info")
+            // Tests never touch the person's real keyring.
+            .env("RECORDER_CREDENTIAL_STORE", "file")
             .env_remove("RECORDER_DATA_DIR")
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -198,6 +200,7 @@ pub struct SeedMeeting {
     pub lines: Vec<String>,
     pub notes: Vec<(String, String)>,
     pub action_items: Vec<(String, String)>,
+    pub starred: bool,
 }
 
 impl SeedMeeting {
@@ -209,6 +212,7 @@ impl SeedMeeting {
             lines: lines.iter().map(|line| line.to_string()).collect(),
             notes: Vec::new(),
             action_items: Vec::new(),
+            starred: false,
         }
     }
 }
@@ -252,7 +256,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
         language: Some("en".into()),
         attendees: vec!["Ada Lovelace".into()],
         tags: vec!["seeded".into()],
-        starred: false,
+        starred: meeting.starred,
         processing_error: None,
     };
     store.insert_meeting(&new, meeting.started_at).expect("insert meeting");

@@ -2,19 +2,25 @@
 //! data folder, driven over real HTTP (and raw TCP where HTTP clients would fix
 //! up a bad request for us).
 
+mod ai_keys;
+mod audio;
 mod capture;
 mod cli;
 mod concurrency;
 mod errors;
 mod events;
+mod export;
 mod guards;
 mod import;
 mod meetings;
 mod models;
 mod person;
 mod policy;
+mod providers;
 mod recording;
+mod retention;
 mod search;
+mod stand_in;
 
 use recorder_test_support::{http, Options, TestService};
 use reqwest::header::HeaderMap;
@@ -130,4 +136,54 @@ pub async fn raw(service: &TestService, request: &str) -> String {
         tokio::time::timeout(std::time::Duration::from_secs(5), stream.read_to_end(&mut answer))
             .await;
     String::from_utf8_lossy(&answer).to_string()
+}
+
+/// A call on the person's channel (`ui_token`).
+pub async fn person_call(
+    service: &TestService,
+    method: Method,
+    path: &str,
+    body: Option<&Value>,
+) -> Answer {
+    call(method, &service.url(path), Some(&service.ui_token), body).await
+}
+
+/// Writes a new policy file and waits until the service has read it: every key
+/// of `policy` shows its value in `/v1/policy`, or is listed as invalid.
+pub async fn apply_policy(service: &TestService, policy: &Value) {
+    service.write_policy(policy);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let report = get(service, "/v1/policy").await.body;
+        let read = policy.as_object().expect("policy object").iter().all(|(key, value)| {
+            let shown = report["keys"]
+                .as_array()
+                .and_then(|keys| keys.iter().find(|entry| entry["key"] == *key))
+                .map(|entry| entry["value"].clone());
+            let invalid = report["invalid"]
+                .as_array()
+                .is_some_and(|list| list.iter().any(|entry| entry["key"] == *key));
+            shown.as_ref() == Some(value) || invalid
+        });
+        let gone = report["keys"].as_array().is_some_and(|keys| {
+            keys.iter().all(|entry| {
+                entry["value"].is_null()
+                    || policy.get(entry["key"].as_str().unwrap_or("")).is_some()
+            })
+        });
+        if read && gone {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "policy not applied: {report}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+/// Options whose policy file is re-read every second.
+pub fn refreshing(options: Options) -> Options {
+    Options {
+        policy: Some(options.policy.clone().unwrap_or_else(|| serde_json::json!({}))),
+        policy_refresh_secs: Some(1),
+        ..options
+    }
 }

@@ -219,9 +219,9 @@ pub async fn delete_meeting(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Removes `meetings/<id>/` after the rows are gone. A failure is logged: the
+/// Removes `meetings/<id>/` (after the rows are gone, or by retention). A failure is logged: the
 /// folder holds only this meeting's audio and nothing refers to it any more.
-async fn remove_audio(state: &AppState, id: &str) {
+pub(crate) async fn remove_audio(state: &AppState, id: &str) {
     let folder = state.data_dir.meeting(id);
     let result = tokio::task::spawn_blocking(move || match std::fs::remove_dir_all(&folder) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),

@@ -1,7 +1,10 @@
 //! Route handlers, one file per resource. Handlers validate input and state; the
 //! guard chain in `crate::guard` has already authenticated and gated the request.
 
+pub mod ai;
+pub mod audio;
 pub mod events;
+pub mod export;
 pub mod meetings;
 pub mod models;
 pub mod pair;

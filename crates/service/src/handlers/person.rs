@@ -115,8 +115,12 @@ pub async fn patch_settings(
     ApiJson(patch): ApiJson<Value>,
 ) -> ApiResult<Json<Value>> {
     let policy = state.policy();
+    check_local_server(&state, &patch, &policy).await?;
     match state.settings.patch(&patch, &policy) {
-        Ok(document) => Ok(Json(document)),
+        Ok(document) => {
+            state.retention.wake();
+            Ok(Json(document))
+        }
         Err(SettingsChangeError::Invalid(error)) => Err(ApiError::invalid(error.to_string())),
         Err(SettingsChangeError::Policy(refusal)) => {
             Err(ApiError::new(ErrorCode::PolicyDenied, refusal.message))
@@ -124,6 +128,39 @@ pub async fn patch_settings(
         Err(SettingsChangeError::Save(error)) => {
             Err(ApiError::internal("saving settings.json", error))
         }
+    }
+}
+
+/// Under ForceLocalModel, choosing a local notes server (or changing its URL
+/// while it is chosen) needs an address that really resolves to loopback only.
+/// IP literals were judged by the settings' own policy check.
+async fn check_local_server(
+    state: &AppState,
+    patch: &Value,
+    policy: &recorder_domain::PolicyValues,
+) -> ApiResult<()> {
+    let touches_ai = patch
+        .get("ai")
+        .is_some_and(|ai| ai.get("provider").is_some() || ai.get("local_url").is_some());
+    if !touches_ai || !policy.is_true(recorder_domain::PolicyKey::ForceLocalModel) {
+        return Ok(());
+    }
+    let Some(settings) = state.settings.preview(patch) else {
+        return Ok(()); // invalid: the patch itself says why
+    };
+    let url = &settings.ai.local_url;
+    if settings.ai.provider != "local" || recorder_settings::literal_loopback(url).is_some() {
+        return Ok(());
+    }
+    let parsed =
+        url::Url::parse(url).map_err(|_| ApiError::invalid("field `ai.local_url` is not a URL"))?;
+    match recorder_ai::loopback_addrs(&parsed).await {
+        Ok(_) => Ok(()),
+        Err(reason) => Err(ApiError::policy(
+            recorder_domain::PolicyKey::ForceLocalModel,
+            &format!("a local model server that is not on this machine ({reason})"),
+            &policy.managed_by(),
+        )),
     }
 }
 

@@ -386,21 +386,24 @@ pub async fn regenerate_notes(
         return Err(ApiError::invalid("field `template_id` is required for custom notes"));
     }
     let id = meeting_id(&id)?;
-    if kind == NoteKind::Custom {
-        // No note templates exist yet, so every template id is unknown; an
-        // unknown meeting is still reported as such first.
+    let template_id = request.template_id.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+    if let Some(template_id) = &template_id {
+        // An unknown meeting is reported as such before an unknown template.
         let meeting = id.clone();
         state
             .db(move |store| {
                 store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e))
             })
             .await?;
-        return Err(ApiError::not_found("note template"));
+        if crate::templates::find(&state.data_dir.templates(), template_id).is_none() {
+            return Err(ApiError::not_found("note template"));
+        }
     }
     let queued = id.clone();
     state
         .db(move |store| {
-            store.enqueue_notes(&queued, kind.as_str(), None, now_ms()).map_err(|e| match e {
+            let template = template_id.as_deref();
+            store.enqueue_notes(&queued, kind.as_str(), template, now_ms()).map_err(|e| match e {
                 StoreError::Busy(status) => ApiError::new(
                     ErrorCode::MeetingBusy,
                     format!(

@@ -55,6 +55,26 @@ pub async fn settings(State(state): State<AppState>) -> Json<Value> {
     Json(state.settings.effective(&state.policy()))
 }
 
+/// Note templates for `POST /v1/meetings/:id/notes` `{ kind: "custom", template_id }`:
+/// the built-in ones and the person's own (`<data>/templates/<id>.md`).
+#[utoipa::path(get, path = "/v1/templates", tag = "system",
+    responses(
+        (status = 200, description = "`{ templates: [ { id, name, builtin } ] }`", body = Object),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn templates(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    let folder = state.data_dir.templates();
+    let templates = tokio::task::spawn_blocking(move || crate::templates::list(&folder))
+        .await
+        .map_err(|error| ApiError::internal("listing note templates", error))?;
+    let templates: Vec<Value> = templates
+        .into_iter()
+        .map(|t| serde_json::json!({ "id": t.id, "name": t.name, "builtin": t.builtin }))
+        .collect();
+    Ok(Json(serde_json::json!({ "templates": templates })))
+}
+
 /// The managed policy keys in display order, and values that were ignored.
 #[utoipa::path(get, path = "/v1/policy", tag = "system",
     responses((status = 200, body = PolicyReport), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),

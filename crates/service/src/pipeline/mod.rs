@@ -4,6 +4,7 @@
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
 mod notes;
+mod provider;
 mod transcribe;
 
 use std::time::Duration;

@@ -1,12 +1,16 @@
-//! The notes job: the built-in engine writes notes (every kind after a
+//! The notes job: the chosen notes provider (or the built-in engine, when the
+//! provider is refused, unreachable or unusable) writes notes (every kind after a
 //! transcription, or the one kind asked for) and the structured action items.
 
+use recorder_ai::{AiError, NotesRequest};
 use recorder_domain::{new_id, NoteKind};
-use recorder_notes::{ActionItemDraft, Context, Line};
+use recorder_egress::Verdict;
+use recorder_notes::{ActionItemDraft, Context, Generated, Line};
 use recorder_store::{ActionItemRecord, JobRecord, NoteRecord, NotesOutcome};
 use serde_json::json;
 
 use crate::clock::now_ms;
+use crate::pipeline::provider::{self, Refusal, Writer};
 use crate::state::AppState;
 
 /// The kinds written when a meeting has just been transcribed.
@@ -21,7 +25,10 @@ pub fn give_up(state: &AppState, job: &JobRecord, attempts: i64) -> Result<(), S
         )),
         ..NotesOutcome::default()
     };
-    save(state, job, &outcome)
+    if save(state, job, &outcome, "builtin")? {
+        announce_ready(state, job);
+    }
+    Ok(())
 }
 
 pub fn run(
@@ -30,95 +37,224 @@ pub fn run(
     note_kind: Option<&str>,
     template_id: Option<&str>,
 ) -> Result<(), String> {
-    let progress = |stage: &str| {
-        state.events.emit(
-            "notes.progress",
-            json!({ "meeting_id": job.meeting_id, "stage": stage, "provider": "builtin" }),
-        );
-    };
-    progress("started");
-    let outcome = match generate(state, job, note_kind, template_id) {
+    let mut run = Run::new(state, job);
+    let outcome = match run.generate(note_kind, template_id) {
         Ok(outcome) => outcome,
         Err(error) => {
-            progress("failed");
+            run.progress("failed");
             NotesOutcome {
                 processing_error: Some(format!("notes failed: {error}")),
                 ..NotesOutcome::default()
             }
         }
     };
-    progress("saving");
-    save(state, job, &outcome)
+    run.progress("saving");
+    if !save(state, job, &outcome, run.provider_name())? {
+        return Ok(());
+    }
+    if note_kind.is_none() && outcome.processing_error.is_none() {
+        crate::export::after_ready(state, &job.meeting_id);
+    }
+    announce_ready(state, job);
+    Ok(())
 }
 
-/// Stores the outcome and announces the meeting ready.
-fn save(state: &AppState, job: &JobRecord, outcome: &NotesOutcome) -> Result<(), String> {
+/// Stores the outcome; false when the meeting was deleted meanwhile.
+fn save(
+    state: &AppState,
+    job: &JobRecord,
+    outcome: &NotesOutcome,
+    provider: &str,
+) -> Result<bool, String> {
     match state.store.finish_notes(job, outcome, now_ms()) {
         Ok(()) => {}
         // Deleted while its notes were being written: nothing is left to do
         // (the job went with the meeting).
         Err(recorder_store::StoreError::NotFound) => {
             tracing::info!(meeting_id = job.meeting_id, "meeting deleted during notes");
-            return Ok(());
+            return Ok(false);
         }
         Err(error) => return Err(error.to_string()),
     }
     if outcome.processing_error.is_none() {
         state.events.emit(
             "notes.progress",
-            json!({ "meeting_id": job.meeting_id, "stage": "done", "provider": "builtin" }),
+            json!({ "meeting_id": job.meeting_id, "stage": "done", "provider": provider }),
         );
     }
+    Ok(true)
+}
+
+fn announce_ready(state: &AppState, job: &JobRecord) {
     state
         .events
         .emit("meeting.updated", json!({ "meeting_id": job.meeting_id, "status": "ready" }));
     state.events.emit("meeting.ready", json!({ "meeting_id": job.meeting_id }));
-    Ok(())
 }
 
-fn generate(
-    state: &AppState,
-    job: &JobRecord,
-    note_kind: Option<&str>,
-    template_id: Option<&str>,
-) -> Result<NotesOutcome, String> {
-    let meeting = state.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
-    let segments = state.store.segments(&job.meeting_id).map_err(|e| e.to_string())?;
-    let (_, old_items, _) =
-        state.store.meeting_parts(&job.meeting_id).map_err(|e| e.to_string())?;
-    let user_name = state.effective_settings().general.user_name;
-    let lines: Vec<Line> = segments
-        .into_iter()
-        .map(|s| Line {
-            speaker: s.channel.speaker(&user_name),
-            start_ms: s.start_ms,
-            end_ms: s.end_ms,
-            text: s.text,
-        })
-        .collect();
-    let context = Context { user_name, attendees: meeting.attendees.clone(), title: meeting.title };
-    let kinds: Vec<NoteKind> = match note_kind.and_then(NoteKind::parse) {
-        Some(kind) => vec![kind],
-        None => PIPELINE_KINDS.to_vec(),
-    };
-    state.events.emit(
-        "notes.progress",
-        json!({ "meeting_id": job.meeting_id, "stage": "generating", "provider": "builtin" }),
-    );
-    let mut outcome = NotesOutcome::default();
-    for kind in kinds {
-        let generated = recorder_notes::generate(kind, &lines, &context);
-        outcome.notes.push(NoteRecord {
-            id: new_id(),
-            kind: kind.as_str().to_owned(),
-            template_id: template_id.filter(|_| kind == NoteKind::Custom).map(str::to_owned),
-            content_md: generated.content_md,
-        });
-        if let Some(drafts) = generated.action_items {
-            outcome.action_items = Some(action_items(drafts, &old_items));
+/// One notes run: who writes, and what the person is told about it.
+struct Run<'a> {
+    state: &'a AppState,
+    job: &'a JobRecord,
+    runtime: tokio::runtime::Handle,
+    writer: Writer,
+    /// Some note of this run came from the built-in engine instead.
+    fell_back: bool,
+}
+
+impl<'a> Run<'a> {
+    fn new(state: &'a AppState, job: &'a JobRecord) -> Self {
+        let runtime = tokio::runtime::Handle::current();
+        Run { state, job, runtime, writer: Writer::Builtin, fell_back: false }
+    }
+
+    fn provider_name(&self) -> &'static str {
+        match (&self.writer, self.fell_back) {
+            (Writer::Provider(config), false) => config.kind.as_str(),
+            _ => "builtin",
         }
     }
-    Ok(outcome)
+
+    fn progress(&self, stage: &str) {
+        self.state.events.emit(
+            "notes.progress",
+            json!({ "meeting_id": self.job.meeting_id, "stage": stage, "provider": self.provider_name() }),
+        );
+    }
+
+    /// Picks the writer; a refused provider is logged (and, when policy
+    /// refused it, recorded in the ledger as blocked).
+    fn choose_writer(&mut self, first: &NotesRequest<'_>) {
+        let Some(choice) = provider::choose(self.state, &self.runtime) else {
+            return;
+        };
+        match choice.refusal {
+            None => self.writer = Writer::Provider(choice.config),
+            Some(Refusal::Policy(reason)) => {
+                provider::record_blocked(self.state, &self.runtime, &choice.config, &reason, first);
+                self.note_fallback(&reason);
+            }
+            Some(Refusal::Unusable(reason)) => self.note_fallback(&reason),
+        }
+    }
+
+    fn note_fallback(&mut self, reason: &str) {
+        tracing::warn!(
+            meeting_id = self.job.meeting_id,
+            reason,
+            "notes: the built-in engine writes instead"
+        );
+        self.fell_back = true;
+    }
+
+    fn generate(
+        &mut self,
+        note_kind: Option<&str>,
+        template_id: Option<&str>,
+    ) -> Result<NotesOutcome, String> {
+        let state = self.state;
+        let job = self.job;
+        let meeting = state.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
+        let segments = state.store.segments(&job.meeting_id).map_err(|e| e.to_string())?;
+        let (_, old_items, _) =
+            state.store.meeting_parts(&job.meeting_id).map_err(|e| e.to_string())?;
+        let user_name = state.effective_settings().general.user_name;
+        let lines: Vec<Line> = segments
+            .into_iter()
+            .map(|s| Line {
+                speaker: s.channel.speaker(&user_name),
+                start_ms: s.start_ms,
+                end_ms: s.end_ms,
+                text: s.text,
+            })
+            .collect();
+        let context =
+            Context { user_name, attendees: meeting.attendees.clone(), title: meeting.title };
+        let kinds: Vec<NoteKind> = match note_kind.and_then(NoteKind::parse) {
+            Some(kind) => vec![kind],
+            None => PIPELINE_KINDS.to_vec(),
+        };
+        let template = template_id.and_then(|id| {
+            let found = crate::templates::find(&state.data_dir.templates(), id);
+            if found.is_none() {
+                tracing::warn!(template_id = id, "note template is gone; writing a summary");
+            }
+            found.map(|template| template.prompt)
+        });
+        let first = NotesRequest {
+            kind: kinds[0],
+            lines: &lines,
+            context: &context,
+            template: template.as_deref(),
+        };
+        self.choose_writer(&first);
+        self.progress("started");
+        self.progress("generating");
+        let mut outcome = NotesOutcome::default();
+        for kind in kinds {
+            let request = NotesRequest {
+                kind,
+                lines: &lines,
+                context: &context,
+                template: template.as_deref(),
+            };
+            let generated = self.write(&request);
+            outcome.notes.push(NoteRecord {
+                id: new_id(),
+                kind: kind.as_str().to_owned(),
+                template_id: template_id.filter(|_| kind == NoteKind::Custom).map(str::to_owned),
+                content_md: generated.content_md,
+            });
+            if let Some(drafts) = generated.action_items {
+                outcome.action_items = Some(action_items(drafts, &old_items));
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// One note, from the provider when it can, else from the built-in engine.
+    fn write(&mut self, request: &NotesRequest<'_>) -> Generated {
+        if let Writer::Provider(config) = &self.writer {
+            let asked = recorder_ai::generate(&self.state.egress, config, Verdict::Allow, request);
+            match self.runtime.block_on(asked) {
+                Ok(generated) => return generated,
+                // This note only: the provider may do better on the next kind.
+                Err(AiError::Unusable(reason)) => {
+                    self.note_fallback(&reason);
+                    self.progress("generating");
+                }
+                // Unreachable or refused: the rest of the run is built-in.
+                Err(error) => {
+                    self.note_fallback(&error.to_string());
+                    self.writer = Writer::Builtin;
+                    self.progress("generating");
+                }
+            }
+        }
+        builtin_note(request)
+    }
+}
+
+/// The built-in engine's note. A custom note with a template gets the
+/// template's sections the engine understands; otherwise a summary.
+fn builtin_note(request: &NotesRequest<'_>) -> Generated {
+    let sections = request
+        .template
+        .filter(|_| request.kind == NoteKind::Custom)
+        .map(crate::templates::builtin_sections)
+        .unwrap_or_default();
+    if sections.is_empty() {
+        return recorder_notes::generate(request.kind, request.lines, request.context);
+    }
+    let content_md = sections
+        .iter()
+        .map(|(heading, kind)| {
+            let note = recorder_notes::generate(*kind, request.lines, request.context);
+            format!("## {heading}\n\n{}", note.content_md.trim_end())
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    Generated { content_md, action_items: None }
 }
 
 /// New action items; one that matches an earlier item keeps its id and `done`.

@@ -1,0 +1,39 @@
+//! `POST /ui/meetings/:id/export` `{ folder? }` → 201 `{ path }`: the meeting as
+//! Markdown, written into the folder (AllowedExportFolder applies first).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::ApiResult;
+use crate::extract::{parse_json, BodyBytes};
+use crate::handlers::meetings::meeting_id;
+use crate::state::AppState;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ExportRequest {
+    folder: Option<String>,
+}
+
+pub async fn export_meeting(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    BodyBytes(body): BodyBytes,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    // An empty body means "to the configured folder".
+    let request: ExportRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        ExportRequest::default()
+    } else {
+        parse_json(&body)?
+    };
+    let policy = state.policy();
+    let folder = crate::export::target_folder(&state, request.folder.as_deref(), &policy)?;
+    let id = meeting_id(&id)?;
+    let user_name = state.effective_settings().general.user_name;
+    let path = state.db(move |store| crate::export::write(store, &user_name, &id, &folder)).await?;
+    tracing::info!(path = %path.display(), "exported a meeting as Markdown");
+    Ok((StatusCode::CREATED, Json(json!({ "path": path.to_string_lossy() }))))
+}

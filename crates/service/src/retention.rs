@@ -1,0 +1,159 @@
+//! The retention sweeper: removes audio files older than 'Keep audio files' and
+//! meetings older than 'Delete meetings after', both as capped by
+//! MaxRetentionDays (the effective settings). Runs at start-up, every hour, and
+//! soon after the retention settings change. Starred meetings are never deleted.
+
+use std::time::Duration;
+
+use recorder_settings::Settings;
+use recorder_store::RetentionCutoffs;
+use serde_json::json;
+use tokio::sync::Notify;
+
+use crate::clock::now_ms;
+use crate::state::AppState;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Wakes the sweeper before its next hourly run.
+#[derive(Default)]
+pub struct Sweeper {
+    wake: Notify,
+}
+
+impl Sweeper {
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+/// What one sweep removed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    pub audio: usize,
+    pub meetings: usize,
+}
+
+/// The instants before which audio and meetings are due, from the effective
+/// settings (null days = Forever).
+pub fn cutoffs(settings: &Settings, now: i64) -> RetentionCutoffs {
+    let before = |days: Option<i64>| days.map(|days| now - days * DAY_MS);
+    RetentionCutoffs {
+        audio_before: before(settings.retention.keep_audio_days),
+        meetings_before: before(settings.retention.delete_meetings_after_days),
+    }
+}
+
+/// Sweeps at start-up, then every `period` or when woken, until shutdown.
+pub async fn run(state: AppState, period: Duration) {
+    loop {
+        let swept = sweep(&state, now_ms()).await;
+        if swept != Swept::default() {
+            tracing::info!(
+                audio = swept.audio,
+                meetings = swept.meetings,
+                "retention: removed expired audio and meetings"
+            );
+        }
+        tokio::select! {
+            _ = state.shutdown.cancelled() => return,
+            _ = state.retention.wake.notified() => {}
+            _ = tokio::time::sleep(period) => {}
+        }
+    }
+}
+
+/// One sweep at `now`.
+pub async fn sweep(state: &AppState, now: i64) -> Swept {
+    let cutoffs = cutoffs(&state.effective_settings(), now);
+    if cutoffs == RetentionCutoffs::default() {
+        return Swept::default();
+    }
+    let store = state.store.clone();
+    let due = match tokio::task::spawn_blocking(move || store.retention_due(cutoffs)).await {
+        Ok(Ok(due)) => due,
+        Ok(Err(error)) => {
+            tracing::error!(%error, "retention: could not read what is due");
+            return Swept::default();
+        }
+        Err(error) => {
+            tracing::error!(%error, "retention task failed");
+            return Swept::default();
+        }
+    };
+    let mut swept = Swept::default();
+    for id in due.meetings {
+        let before = cutoffs.meetings_before.unwrap_or(i64::MIN);
+        if delete_meeting(state, &id, before).await {
+            swept.meetings += 1;
+        }
+    }
+    for id in due.audio {
+        if remove_audio(state, &id, now).await {
+            swept.audio += 1;
+        }
+    }
+    swept
+}
+
+/// Deletes one expired meeting: rows first, then its folder, then the event.
+async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
+    let (store, meeting_id) = (state.store.clone(), id.to_owned());
+    let deleted =
+        tokio::task::spawn_blocking(move || store.delete_expired_meeting(&meeting_id, before))
+            .await;
+    match deleted {
+        Ok(Ok(true)) => {}
+        Ok(Ok(false)) => return false,
+        Ok(Err(error)) => {
+            tracing::error!(%error, meeting_id = id, "retention: could not delete a meeting");
+            return false;
+        }
+        Err(error) => {
+            tracing::error!(%error, "retention task failed");
+            return false;
+        }
+    }
+    crate::handlers::meetings::remove_audio(state, id).await;
+    tracing::info!(meeting_id = id, "retention: deleted a meeting older than its retention");
+    state.events.emit("meeting.deleted", json!({ "meeting_id": id }));
+    true
+}
+
+/// Removes one meeting's audio files and notes it; the meeting stays.
+async fn remove_audio(state: &AppState, id: &str, now: i64) -> bool {
+    crate::handlers::meetings::remove_audio(state, id).await;
+    let (store, meeting_id) = (state.store.clone(), id.to_owned());
+    match tokio::task::spawn_blocking(move || store.mark_audio_removed(&meeting_id, now)).await {
+        Ok(Ok(())) => {
+            tracing::info!(meeting_id = id, "retention: removed audio older than its retention");
+            state.events.emit("meeting.updated", json!({ "meeting_id": id }));
+            true
+        }
+        Ok(Err(error)) => {
+            tracing::error!(%error, meeting_id = id, "retention: could not note removed audio");
+            false
+        }
+        Err(error) => {
+            tracing::error!(%error, "retention task failed");
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use recorder_settings::SettingsDocument;
+
+    #[test]
+    fn cutoffs_count_whole_days_back_from_now() {
+        let document = SettingsDocument::from_value(recorder_settings::defaults())
+            .and_then(|d| d.patched(&json!({"retention": {"keep_audio_days": 7}})))
+            .expect("settings");
+        let now = 100 * DAY_MS;
+        let cutoffs = cutoffs(document.typed(), now);
+        assert_eq!(cutoffs.audio_before, Some(93 * DAY_MS));
+        assert_eq!(cutoffs.meetings_before, None, "Forever");
+    }
+}
