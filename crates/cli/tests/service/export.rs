@@ -195,6 +195,15 @@ async fn automatic_export_follows_the_setting_and_disable_auto_export() {
         text.contains("## Transcript") && text.to_lowercase().contains("country"),
         "{second}: {text}"
     );
+
+    // An invalid value is Not Configured: the person's choice stands, unmanaged.
+    apply_policy(service, &json!({"DisableAutoExport": "yes"})).await;
+    assert_eq!(
+        get(service, "/v1/settings").await.body["export"]["auto_export_markdown"],
+        json!(true)
+    );
+    let policy = get(service, "/v1/policy").await.body;
+    assert!(policy["invalid"].to_string().contains("DisableAutoExport"), "{policy}");
 }
 
 async fn import_ready(service: &TestService) -> String {
