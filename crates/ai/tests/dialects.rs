@@ -5,31 +5,17 @@
 
 mod support;
 
-use recorder_ai::{generate, AiError, NotesRequest, ProviderKind};
+use recorder_ai::{AiError, ProviderKind};
 use recorder_domain::NoteKind;
-use recorder_egress::Verdict;
 use serde_json::json;
 use support::*;
-
-fn request<'a>(
-    kind: NoteKind,
-    lines: &'a [recorder_notes::Line],
-    context: &'a recorder_notes::Context,
-) -> NotesRequest<'a> {
-    NotesRequest { kind, lines, context, template: None }
-}
 
 #[tokio::test]
 async fn ollama_json_answers_become_the_note() {
     let server = serve_in_order(vec![ollama("The budget stays as it is.")]).await;
     let (egress, ledger) = egress();
     let config = config(ProviderKind::Local, server.url(""), Some("qwen2.5:7b"));
-    let (lines, context) = (short_meeting(), context());
-
-    let note =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::Summary, &lines, &context))
-            .await
-            .expect("note");
+    let note = ask(&egress, &config, NoteKind::Summary).await.expect("note");
     assert_eq!(note.content_md, "The budget stays as it is.");
     assert_eq!(note.action_items, None);
 
@@ -68,16 +54,7 @@ async fn ollama_ndjson_streams_give_action_items_with_the_key_when_one_is_set() 
     let (egress, ledger) = egress();
     let mut config = config(ProviderKind::Local, server.url("/"), None);
     config.api_key = Some(KEY.into());
-    let (lines, context) = (short_meeting(), context());
-
-    let note = generate(
-        &egress,
-        &config,
-        Verdict::Allow,
-        &request(NoteKind::ActionItems, &lines, &context),
-    )
-    .await
-    .expect("note");
+    let note = ask(&egress, &config, NoteKind::ActionItems).await.expect("note");
     let items = note.action_items.expect("items");
     assert_eq!(items.len(), 1);
     assert_eq!(
@@ -107,16 +84,7 @@ async fn a_local_v1_server_speaks_openai_without_json_mode() {
     let server = serve_in_order(vec![openai(answer)]).await;
     let (egress, ledger) = egress();
     let config = config(ProviderKind::Local, server.url("/v1/"), Some("local-gguf"));
-    let (lines, context) = (short_meeting(), context());
-
-    let note = generate(
-        &egress,
-        &config,
-        Verdict::Allow,
-        &request(NoteKind::ActionItems, &lines, &context),
-    )
-    .await
-    .expect("note");
+    let note = ask(&egress, &config, NoteKind::ActionItems).await.expect("note");
     let items = note.action_items.expect("items");
     assert_eq!(
         (items[0].text.as_str(), items[0].owner.as_str()),
@@ -151,16 +119,7 @@ async fn openai_compatible_sse_streams_are_joined_and_json_mode_is_asked() {
     let (egress, ledger) = egress();
     let mut config = config(ProviderKind::OpenAiCompatible, server.url("/v1"), Some("gpt-4.1"));
     config.api_key = Some(KEY.into());
-    let (lines, context) = (short_meeting(), context());
-
-    let note = generate(
-        &egress,
-        &config,
-        Verdict::Allow,
-        &request(NoteKind::ActionItems, &lines, &context),
-    )
-    .await
-    .expect("note");
+    let note = ask(&egress, &config, NoteKind::ActionItems).await.expect("note");
     assert_eq!(note.content_md, "- [ ] Book the room (Ada)");
 
     let seen = server.seen();
@@ -197,12 +156,7 @@ async fn anthropic_json_answers_join_their_text_blocks() {
     let (egress, ledger) = egress();
     let mut config = config(ProviderKind::Anthropic, server.url(""), None);
     config.api_key = Some(KEY.into());
-    let (lines, context) = (short_meeting(), context());
-
-    let note =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::KeyPoints, &lines, &context))
-            .await
-            .expect("note");
+    let note = ask(&egress, &config, NoteKind::KeyPoints).await.expect("note");
     assert_eq!(note.content_md, "- Keep the travel budget\n- Bob sends numbers");
 
     let seen = server.seen();
@@ -236,12 +190,7 @@ async fn anthropic_sse_streams_are_joined() {
     let (egress, _ledger) = egress();
     let mut config = config(ProviderKind::Anthropic, server.url("/"), Some("claude-haiku-4-5"));
     config.api_key = Some(KEY.into());
-    let (lines, context) = (short_meeting(), context());
-
-    let note =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::Decisions, &lines, &context))
-            .await
-            .expect("note");
+    let note = ask(&egress, &config, NoteKind::Decisions).await.expect("note");
     assert_eq!(note.content_md, "We keep the travel budget.");
     assert_eq!(server.seen()[0].body["model"], "claude-haiku-4-5");
 }
@@ -252,12 +201,7 @@ async fn a_refused_key_is_unusable_and_never_quoted() {
     let (egress, ledger) = egress();
     let mut config = config(ProviderKind::Anthropic, server.url(""), None);
     config.api_key = Some("sk-wrong-SECRET-0000".into());
-    let (lines, context) = (short_meeting(), context());
-
-    let error =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::Summary, &lines, &context))
-            .await
-            .expect_err("refused");
+    let error = ask(&egress, &config, NoteKind::Summary).await.expect_err("refused");
     assert!(matches!(error, AiError::Unusable(_)), "{error:?}");
     assert!(error.to_string().contains("the server refused the request (HTTP 401)"), "{error}");
     assert!(!error.to_string().contains("SECRET") && !format!("{error:?}").contains("SECRET"));

@@ -13,14 +13,6 @@ use recorder_notes::Line;
 use serde_json::json;
 use support::*;
 
-fn request<'a>(
-    kind: NoteKind,
-    lines: &'a [Line],
-    context: &'a recorder_notes::Context,
-) -> NotesRequest<'a> {
-    NotesRequest { kind, lines, context, template: None }
-}
-
 #[tokio::test]
 async fn malformed_action_items_are_repaired_by_one_more_request() {
     let bad = "Sure! Here are the action items: Bob sends the numbers.";
@@ -28,16 +20,7 @@ async fn malformed_action_items_are_repaired_by_one_more_request() {
     let server = serve_in_order(vec![ollama(bad), ollama(good)]).await;
     let (egress, ledger) = egress();
     let config = config(ProviderKind::Local, server.url(""), None);
-    let (lines, context) = (short_meeting(), context());
-
-    let note = generate(
-        &egress,
-        &config,
-        Verdict::Allow,
-        &request(NoteKind::ActionItems, &lines, &context),
-    )
-    .await
-    .expect("note");
+    let note = ask(&egress, &config, NoteKind::ActionItems).await.expect("note");
     assert_eq!(note.content_md, "- [ ] Send the updated numbers (Bob)");
 
     let seen = server.seen();
@@ -56,16 +39,8 @@ async fn action_items_that_stay_malformed_are_unusable_after_one_repair() {
         serve_in_order(vec![ollama("{\"tasks\": []}"), ollama("{\"action_items\": [")]).await;
     let (egress, _ledger) = egress();
     let config = config(ProviderKind::Local, server.url(""), None);
-    let (lines, context) = (short_meeting(), context());
 
-    let error = generate(
-        &egress,
-        &config,
-        Verdict::Allow,
-        &request(NoteKind::ActionItems, &lines, &context),
-    )
-    .await
-    .expect_err("malformed");
+    let error = ask(&egress, &config, NoteKind::ActionItems).await.expect_err("malformed");
     match &error {
         AiError::Unusable(message) => {
             assert!(
@@ -222,17 +197,10 @@ async fn requests_go_only_to_the_pinned_loopback_addresses() {
     let base =
         url::Url::parse(&format!("http://ollama.invalid:{}", server.address.port())).expect("url");
     let mut config = config(ProviderKind::Local, base, None);
-    let (lines, context) = (short_meeting(), context());
-
-    let unpinned =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::Summary, &lines, &context))
-            .await;
+    let unpinned = ask(&egress, &config, NoteKind::Summary).await;
     assert!(matches!(unpinned, Err(AiError::Unreachable(_))), "{unpinned:?}");
     config.pinned_addrs = pins;
-    let note =
-        generate(&egress, &config, Verdict::Allow, &request(NoteKind::Summary, &lines, &context))
-            .await
-            .expect("note");
+    let note = ask(&egress, &config, NoteKind::Summary).await.expect("note");
     assert_eq!(note.content_md, "Pinned notes.");
     assert_eq!(server.seen().len(), 1);
     let entries = ledger.entries();

@@ -9,6 +9,7 @@ use recorder_domain::{PolicyKey, PolicyValues};
 use recorder_export::{
     ExportActionItem, ExportMarker, ExportMeeting, ExportNote, ExportSegment, FolderError,
 };
+use recorder_settings::Settings;
 use recorder_store::Store;
 
 use crate::error::ApiError;
@@ -18,14 +19,14 @@ use crate::state::AppState;
 /// allowed folder. Checked against AllowedExportFolder on the real path.
 pub fn target_folder(
     state: &AppState,
+    settings: &Settings,
     requested: Option<&str>,
     policy: &PolicyValues,
 ) -> Result<PathBuf, ApiError> {
-    let settings = state.effective_settings();
     let allowed = policy.allowed_export_folder();
     let folder = requested
         .map(str::to_owned)
-        .or(settings.export.folder)
+        .or_else(|| settings.export.folder.clone())
         .or_else(|| allowed.map(str::to_owned))
         .ok_or_else(|| {
             ApiError::invalid(
@@ -103,7 +104,7 @@ pub fn after_ready(state: &AppState, id: &str) {
     if !settings.export.auto_export_markdown {
         return;
     }
-    let result = target_folder(state, None, &policy)
+    let result = target_folder(state, &settings, None, &policy)
         .and_then(|folder| write(&state.store, &settings.general.user_name, id, &folder));
     match result {
         Ok(path) => tracing::info!(meeting_id = id, path = %path.display(), "exported Markdown"),

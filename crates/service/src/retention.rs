@@ -11,6 +11,7 @@ use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::clock::now_ms;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 const DAY_MS: i64 = 86_400_000;
@@ -69,17 +70,12 @@ pub async fn sweep(state: &AppState, now: i64) -> Swept {
     if cutoffs == RetentionCutoffs::default() {
         return Swept::default();
     }
-    let store = state.store.clone();
-    let due = match tokio::task::spawn_blocking(move || store.retention_due(cutoffs)).await {
-        Ok(Ok(due)) => due,
-        Ok(Err(error)) => {
-            tracing::error!(%error, "retention: could not read what is due");
-            return Swept::default();
-        }
-        Err(error) => {
-            tracing::error!(%error, "retention task failed");
-            return Swept::default();
-        }
+    let Some(due) = blocking(state, "retention: reading what is due", move |store| {
+        store.retention_due(cutoffs)
+    })
+    .await
+    else {
+        return Swept::default();
     };
     let mut swept = Swept::default();
     for id in due.meetings {
@@ -98,21 +94,12 @@ pub async fn sweep(state: &AppState, now: i64) -> Swept {
 
 /// Deletes one expired meeting: rows first, then its folder, then the event.
 async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
-    let (store, meeting_id) = (state.store.clone(), id.to_owned());
-    let deleted =
-        tokio::task::spawn_blocking(move || store.delete_expired_meeting(&meeting_id, before))
-            .await;
-    match deleted {
-        Ok(Ok(true)) => {}
-        Ok(Ok(false)) => return false,
-        Ok(Err(error)) => {
-            tracing::error!(%error, meeting_id = id, "retention: could not delete a meeting");
-            return false;
-        }
-        Err(error) => {
-            tracing::error!(%error, "retention task failed");
-            return false;
-        }
+    let meeting_id = id.to_owned();
+    let deleted = blocking(state, "retention: deleting a meeting", move |store| {
+        store.delete_expired_meeting(&meeting_id, before)
+    });
+    if deleted.await != Some(true) {
+        return false;
     }
     crate::handlers::meetings::remove_audio(state, id).await;
     tracing::info!(meeting_id = id, "retention: deleted a meeting older than its retention");
@@ -123,22 +110,26 @@ async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
 /// Removes one meeting's audio files and notes it; the meeting stays.
 async fn remove_audio(state: &AppState, id: &str, now: i64) -> bool {
     crate::handlers::meetings::remove_audio(state, id).await;
-    let (store, meeting_id) = (state.store.clone(), id.to_owned());
-    match tokio::task::spawn_blocking(move || store.mark_audio_removed(&meeting_id, now)).await {
-        Ok(Ok(())) => {
-            tracing::info!(meeting_id = id, "retention: removed audio older than its retention");
-            state.events.emit("meeting.updated", json!({ "meeting_id": id }));
-            true
-        }
-        Ok(Err(error)) => {
-            tracing::error!(%error, meeting_id = id, "retention: could not note removed audio");
-            false
-        }
-        Err(error) => {
-            tracing::error!(%error, "retention task failed");
-            false
-        }
+    let meeting_id = id.to_owned();
+    let marked = blocking(state, "retention: noting removed audio", move |store| {
+        store.mark_audio_removed(&meeting_id, now)
+    });
+    if marked.await.is_none() {
+        return false;
     }
+    tracing::info!(meeting_id = id, "retention: removed audio older than its retention");
+    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
+    true
+}
+
+/// Store work off the runtime; a failure is logged (by `ApiError::internal`) and
+/// gives `None`, so one bad row never stops the sweep.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    what: &'static str,
+    work: impl FnOnce(&recorder_store::Store) -> recorder_store::StoreResult<T> + Send + 'static,
+) -> Option<T> {
+    state.db(move |store| work(store).map_err(|error| ApiError::internal(what, error))).await.ok()
 }
 
 #[cfg(test)]

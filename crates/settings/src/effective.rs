@@ -55,16 +55,26 @@ fn overrides(settings: &Settings, policy: &PolicyValues) -> Vec<Override> {
     forced
 }
 
+/// The policy key that refuses a cloud provider kind (and saving its key), if any.
+pub fn cloud_refusal(provider: &str, policy: &PolicyValues) -> Option<PolicyKey> {
+    if !matches!(provider, "anthropic" | "openai_compatible") {
+        return None;
+    }
+    [PolicyKey::ForceLocalModel, PolicyKey::DisableCloudAIKeys]
+        .into_iter()
+        .find(|key| policy.is_true(*key))
+}
+
 /// The policy key that refuses this notes provider, if any. A local server named
 /// by an IP literal is judged here; other names are judged by what they resolve
 /// to, when the setting is changed and before every request.
-fn provider_refusal(provider: &str, local_url: &str, policy: &PolicyValues) -> Option<PolicyKey> {
-    let cloud = matches!(provider, "anthropic" | "openai_compatible");
-    if cloud && policy.is_true(PolicyKey::ForceLocalModel) {
-        return Some(PolicyKey::ForceLocalModel);
-    }
-    if cloud && policy.is_true(PolicyKey::DisableCloudAIKeys) {
-        return Some(PolicyKey::DisableCloudAIKeys);
+pub fn provider_refusal(
+    provider: &str,
+    local_url: &str,
+    policy: &PolicyValues,
+) -> Option<PolicyKey> {
+    if let Some(key) = cloud_refusal(provider, policy) {
+        return Some(key);
     }
     let remote_local = provider == "local" && literal_loopback(local_url) == Some(false);
     if remote_local && policy.is_true(PolicyKey::ForceLocalModel) {

@@ -15,7 +15,8 @@ pub use document::{
     configured_api_port, defaults, literal_loopback, Settings, SettingsDocument, SettingsError,
 };
 pub use effective::{
-    check_patch_against_policy, effective_settings, effective_typed, PolicyRefusal,
+    check_patch_against_policy, cloud_refusal, effective_settings, effective_typed,
+    provider_refusal, PolicyRefusal,
 };
 pub use environment::Environment;
 pub use policy_source::{default_policy_source, JsonFilePolicy, PolicySource, PolicySourceError};

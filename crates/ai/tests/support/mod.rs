@@ -13,10 +13,10 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use recorder_ai::{ProviderConfig, ProviderKind};
-use recorder_domain::LedgerEntry;
-use recorder_egress::{Egress, LedgerSink};
-use recorder_notes::{Context, Line};
+use recorder_ai::{generate, AiError, NotesRequest, ProviderConfig, ProviderKind};
+use recorder_domain::{LedgerEntry, NoteKind};
+use recorder_egress::{Egress, LedgerSink, Verdict};
+use recorder_notes::{Context, Generated, Line};
 use serde_json::Value;
 use url::Url;
 
@@ -188,4 +188,18 @@ pub fn short_meeting() -> Vec<Line> {
 /// Everything the ledger holds, as text, to look for secrets in.
 pub fn ledger_text(ledger: &Memory) -> String {
     format!("{:?}", ledger.entries())
+}
+
+pub fn request<'a>(kind: NoteKind, lines: &'a [Line], context: &'a Context) -> NotesRequest<'a> {
+    NotesRequest { kind, lines, context, template: None }
+}
+
+/// One note of the short meeting, with the request allowed.
+pub async fn ask(
+    egress: &Egress,
+    config: &ProviderConfig,
+    kind: NoteKind,
+) -> Result<Generated, AiError> {
+    let (lines, context) = (short_meeting(), context());
+    generate(egress, config, Verdict::Allow, &request(kind, &lines, &context)).await
 }

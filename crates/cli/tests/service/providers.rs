@@ -60,8 +60,19 @@ async fn note(service: &TestService, id: &str, kind: &str) -> String {
         .to_string()
 }
 
-pub async fn ledger(service: &TestService) -> Vec<Value> {
-    get(service, "/v1/ledger").await.body["entries"].as_array().cloned().unwrap_or_default()
+/// The ledger once it holds `count` entries (they are written off the request
+/// path, so the last may land just after `meeting.ready`); never more.
+pub async fn ledger(service: &TestService, count: usize) -> Vec<Value> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let body = get(service, "/v1/ledger").await.body;
+        let entries = body["entries"].as_array().cloned().unwrap_or_default();
+        if entries.len() >= count || std::time::Instant::now() > deadline {
+            assert_eq!(entries.len(), count, "{entries:?}");
+            return entries;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test]
@@ -89,8 +100,7 @@ async fn a_local_ollama_server_writes_notes_and_structured_action_items() {
     assert_eq!(meeting["action_items"][0]["text"], ITEM, "{meeting}");
     assert_eq!(meeting["action_items"][0]["owner"], "Them");
 
-    let entries = ledger(&service).await;
-    assert_eq!(entries.len(), 2, "{entries:?}");
+    let entries = ledger(&service, 2).await;
     for entry in &entries {
         assert_eq!(entry["purpose"], "notes");
         assert_eq!(entry["outcome"], "ok");
@@ -139,8 +149,7 @@ async fn an_unreachable_server_falls_back_to_the_builtin_engine() {
     assert_eq!(stages.first().map(String::as_str), Some("started:local"));
     assert!(stages.contains(&"generating:builtin".to_string()), "{stages:?}");
     assert!(note(&service, &id, "summary").await.contains("budget"), "built-in summary");
-    let entries = ledger(&service).await;
-    assert_eq!(entries.len(), 1);
+    let entries = ledger(&service, 1).await;
     assert_eq!(entries[0]["outcome"], "error");
 }
 
@@ -173,7 +182,7 @@ async fn cloud_providers_use_the_saved_key_and_are_blocked_under_policy() {
     let events = regenerate(&service, &id, json!({"kind": "summary"})).await;
     assert!(providers(&events).iter().all(|stage| stage.ends_with(":builtin")), "{events:?}");
     assert_eq!(server.requests().len(), 1, "nothing more reached the server");
-    let entries = ledger(&service).await;
+    let entries = ledger(&service, 2).await;
     assert_eq!(entries[0]["outcome"], "blocked", "{entries:?}");
     assert_eq!(entries[0]["purpose"], "notes");
     assert_eq!(entries[1]["outcome"], "ok");

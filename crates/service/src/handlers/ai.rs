@@ -6,7 +6,6 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use recorder_domain::{PolicyKey, PolicyValues};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -47,8 +46,8 @@ pub async fn save_key(
     Path(provider): Path<String>,
     BodyBytes(body): BodyBytes,
 ) -> ApiResult<StatusCode> {
-    if let Some(key) = cloud_key_refusal(&provider, &state.policy()) {
-        let policy = state.policy();
+    let policy = state.policy();
+    if let Some(key) = recorder_settings::cloud_refusal(&provider, &policy) {
         return Err(ApiError::policy(key, "saving cloud AI provider keys", &policy.managed_by()));
     }
     let provider = keyed_provider(&provider)?;
@@ -85,16 +84,6 @@ pub async fn clear_key(
     }
     tracing::info!(provider, "API key cleared");
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// The policy key that refuses saving this provider's key, if any.
-pub fn cloud_key_refusal(provider: &str, policy: &PolicyValues) -> Option<PolicyKey> {
-    if !matches!(provider, "anthropic" | "openai_compatible") {
-        return None;
-    }
-    [PolicyKey::ForceLocalModel, PolicyKey::DisableCloudAIKeys]
-        .into_iter()
-        .find(|key| policy.is_true(*key))
 }
 
 fn keyed_provider(provider: &str) -> ApiResult<&'static str> {

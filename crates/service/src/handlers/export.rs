@@ -30,9 +30,11 @@ pub async fn export_meeting(
         parse_json(&body)?
     };
     let policy = state.policy();
-    let folder = crate::export::target_folder(&state, request.folder.as_deref(), &policy)?;
+    let settings = state.settings.effective_typed(&policy);
+    let folder =
+        crate::export::target_folder(&state, &settings, request.folder.as_deref(), &policy)?;
     let id = meeting_id(&id)?;
-    let user_name = state.effective_settings().general.user_name;
+    let user_name = settings.general.user_name;
     let path = state.db(move |store| crate::export::write(store, &user_name, &id, &folder)).await?;
     tracing::info!(path = %path.display(), "exported a meeting as Markdown");
     Ok((StatusCode::CREATED, Json(json!({ "path": path.to_string_lossy() }))))

@@ -46,7 +46,7 @@ pub fn choose(state: &AppState, runtime: &tokio::runtime::Handle) -> Option<Choi
         Ok(config) => config,
         Err(reason) => return Some(Choice { config: placeholder(kind), refusal: Some(reason) }),
     };
-    let refusal = policy_refusal(state, &policy, &own)
+    let refusal = policy_refusal(&policy, &own)
         .map(Refusal::Policy)
         .or_else(|| pin_local(runtime, &policy, &mut config).err().map(Refusal::Policy))
         .or_else(|| missing_key(&config).map(Refusal::Unusable));
@@ -99,16 +99,9 @@ fn placeholder(kind: ProviderKind) -> ProviderConfig {
 }
 
 /// The managed key that refuses the chosen provider, as a message.
-fn policy_refusal(state: &AppState, policy: &PolicyValues, own: &Settings) -> Option<String> {
-    let effective = state.settings.effective_typed(policy);
-    if effective.ai.provider == own.ai.provider {
-        return None;
-    }
-    let key = [PolicyKey::ForceLocalModel, PolicyKey::DisableCloudAIKeys]
-        .into_iter()
-        .find(|key| policy.is_true(*key))
-        .map_or("a managed policy", |key| key.name());
-    Some(format!("{} is refused by {key} ({})", own.ai.provider, policy.managed_by()))
+fn policy_refusal(policy: &PolicyValues, own: &Settings) -> Option<String> {
+    let key = recorder_settings::provider_refusal(&own.ai.provider, &own.ai.local_url, policy)?;
+    Some(format!("{} is refused by {} ({})", own.ai.provider, key.name(), policy.managed_by()))
 }
 
 /// Under ForceLocalModel a local server must resolve to loopback addresses
