@@ -4,7 +4,7 @@
 # the audio client libraries and a headless PipeWire for the capture tests,
 # ffmpeg (importing formats other than WAV), espeak-ng and sox (speech for the
 # transcription tests), curl, Python 3 with venv, and the Python test tools
-# (schemathesis) in .venv. Safe to run again: it skips what is there.
+# (schemathesis; the MCP and A2A clients and pytest for the gateway) in .venv. Safe to run again: it skips what is there.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
 # espeak-ng sox python`; capture uses Core Audio (nothing to install), and the
 # sound-server tests are Linux-only. The Rust toolchain (rustup,
@@ -54,8 +54,13 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
-if [ ! -x .venv/bin/schemathesis ]; then
-  python3 -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check "schemathesis==4.32.5"
+# Python test tools: schemathesis (API fuzzing), and for the gateway's tests the
+# official MCP SDK, a2a-sdk (the A2A v0.3 client), httpx-sse (our own early-A2A
+# client) and pytest. Pinned; reinstalled when this list changes.
+python_tools=("schemathesis==4.32.5" "mcp==2.3.0" "a2a-sdk[http-server]==0.3.26" "httpx-sse==0.4.3" "pytest==9.2.0")
+[ -x .venv/bin/python ] || python3 -m venv .venv
+if [ "$(cat .venv/.tools 2>/dev/null)" != "${python_tools[*]}" ]; then
+  .venv/bin/pip install -q --disable-pip-version-check "${python_tools[@]}"
+  echo "${python_tools[*]}" >.venv/.tools
 fi
 echo "setup: ready"

@@ -2,7 +2,8 @@
 # Every check CI runs: formatting, clippy, the capture crate checked for macOS
 # and Windows, the OpenAPI fuzz run (schemathesis) and
 # the whole test suite (unit, store, egress, tidy, and integration tests against a
-# real `recorder serve`, transcribing with the tiny.en test model). Installs what
+# real `recorder serve`, transcribing with the tiny.en test model), then the
+# gateway's end-to-end tests (pytest, scripts/gateway-tests.sh). Installs what
 # it needs first, including the test model (scripts/test-model.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +19,14 @@ trap 'rm -f "$log"' EXIT
 set +e
 cargo test --workspace --all-targets --locked 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# The gateway end to end: the official MCP client (stdio, Streamable HTTP), our
+# early-A2A client and a2a-sdk against a real service and gateway.
+scripts/gateway-tests.sh 2>&1 | tee -a "$log"
+gateway_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$gateway_status
 set -e
 # One closing line with the totals of every test binary.
-grep -E '^test result:' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) } }
+# (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", is added in.)
+grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
   END { printf "tests: %d passed, %d failed\n", p, f }'
 exit "$status"

@@ -5,6 +5,7 @@
 //! publishes them at `GET /v1/openapi.json`.
 
 mod error;
+pub mod hosts;
 mod meeting;
 mod misc;
 mod models;

@@ -163,6 +163,31 @@ impl Client {
         self.get_text(&path, &[("format", format.to_string())]).await
     }
 
+    pub async fn transcript(&self, id: &str) -> ClientResult<api::Transcript> {
+        let path = format!("/v1/meetings/{}/transcript", segment(id));
+        self.get(&path, &[("format", "json".to_string())]).await
+    }
+
+    pub async fn regenerate_notes(
+        &self,
+        id: &str,
+        request: &api::NotesRequest,
+    ) -> ClientResult<api::NotesAccepted> {
+        self.post(&format!("/v1/meetings/{}/notes", segment(id)), request).await
+    }
+
+    pub async fn start_recording(&self, request: &api::StartRequest) -> ClientResult<api::Meeting> {
+        self.post("/v1/recording/start", request).await
+    }
+
+    pub async fn stop_recording(&self) -> ClientResult<api::StopReply> {
+        self.post("/v1/recording/stop", &serde_json::json!({})).await
+    }
+
+    pub async fn add_marker(&self, request: &api::MarkerRequest) -> ClientResult<api::Marker> {
+        self.post("/v1/recording/marker", request).await
+    }
+
     pub async fn search(&self, q: &str, limit: Option<i64>) -> ClientResult<api::SearchResults> {
         let mut query = vec![("q", q.to_string())];
         if let Some(limit) = limit {

@@ -1,0 +1,874 @@
+//! Tests of the A2A server through its axum router, with fake skill runners:
+//! one that answers at once, one that never answers (until canceled), and one
+//! that is refused by the plan check.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, BodyDataStream};
+use axum::http::{header, Request, StatusCode};
+use axum::response::Response;
+use axum::Router;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use super::{build, Options};
+use crate::catalogue;
+use crate::guard::Token;
+use crate::skills::{
+    Answer, Gate, Skill, SkillCall, SkillError, SkillResult, SkillRunner, Timestamp, Used,
+};
+
+const TOKEN: &str = "secret-token";
+const URL: &str = "http://127.0.0.1:47323/";
+const HOST: &str = "127.0.0.1:47323";
+
+type Run<'a> = Pin<Box<dyn Future<Output = SkillResult> + Send + 'a>>;
+
+fn answer(skill: Skill) -> Answer {
+    Answer {
+        skill,
+        text: format!("The answer from {}.", skill.name()),
+        result: json!({ "ok": true }),
+        used: Used {
+            meeting_ids: vec!["m-1".into()],
+            timestamps: vec![Timestamp {
+                meeting_id: "m-1".into(),
+                start_ms: Some(1_000),
+                end_ms: Some(2_000),
+                started_at: None,
+            }],
+        },
+    }
+}
+
+/// Answers at once and remembers the calls.
+#[derive(Default)]
+struct Quick {
+    calls: Mutex<Vec<SkillCall>>,
+}
+
+impl Quick {
+    fn calls(&self) -> Vec<SkillCall> {
+        self.calls.lock().expect("calls lock").clone()
+    }
+}
+
+impl SkillRunner for Quick {
+    fn run(&self, call: SkillCall) -> Run<'_> {
+        self.calls.lock().expect("calls lock").push(call.clone());
+        Box::pin(async move { Ok(answer(call.skill)) })
+    }
+}
+
+/// Sets its flag when dropped.
+struct DropFlag(Arc<AtomicBool>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Never answers; its flag tells that the running skill was dropped (aborted).
+#[derive(Default)]
+struct Hang {
+    started: AtomicUsize,
+    dropped: Arc<AtomicBool>,
+}
+
+impl SkillRunner for Hang {
+    fn run(&self, _call: SkillCall) -> Run<'_> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        let flag = DropFlag(Arc::clone(&self.dropped));
+        Box::pin(async move {
+            let _flag = flag;
+            std::future::pending().await
+        })
+    }
+}
+
+const REFUSAL: &str = "Cannot start a recording: needs Recorder Pro";
+
+/// Refused by the plan check.
+struct Refuse;
+
+impl SkillRunner for Refuse {
+    fn run(&self, _call: SkillCall) -> Run<'_> {
+        Box::pin(async {
+            Err(SkillError::Refused {
+                gate: Gate::Plan,
+                code: "pro_required".into(),
+                message: REFUSAL.into(),
+            })
+        })
+    }
+}
+
+fn app(runner: Arc<dyn SkillRunner>) -> Router {
+    let options = Options { wait: Duration::from_millis(300), ..Options::default() };
+    build(runner, Token::new(TOKEN), URL, options)
+}
+
+fn quick() -> (Arc<Quick>, Router) {
+    let runner = Arc::new(Quick::default());
+    (Arc::clone(&runner), app(runner))
+}
+
+fn post(body: impl Into<Body>) -> Request<Body> {
+    Request::builder()
+        .method("POST")
+        .uri("/")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .expect("request")
+}
+
+async fn send(app: &Router, request: Request<Body>) -> Response {
+    app.clone().oneshot(request).await.expect("response")
+}
+
+async fn json_of(response: Response) -> Value {
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+    serde_json::from_slice(&bytes).expect("JSON body")
+}
+
+async fn raw(app: &Router, body: &str) -> Value {
+    let response = send(app, post(body.to_string())).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    json_of(response).await
+}
+
+async fn call(app: &Router, method: &str, params: Value) -> Value {
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+    raw(app, &body.to_string()).await
+}
+
+async fn result(app: &Router, method: &str, params: Value) -> Value {
+    let reply = call(app, method, params).await;
+    assert!(reply.get("error").is_none(), "{method} failed: {reply}");
+    reply["result"].clone()
+}
+
+async fn error(app: &Router, method: &str, params: Value) -> (i64, String) {
+    let reply = call(app, method, params).await;
+    assert!(reply.get("result").is_none(), "{method} should fail: {reply}");
+    let code = reply["error"]["code"].as_i64().expect("error code");
+    (code, reply["error"]["message"].as_str().expect("error message").to_string())
+}
+
+fn text_message(text: &str) -> Value {
+    json!({ "role": "user", "parts": [{ "type": "text", "text": text }] })
+}
+
+fn v03_message(text: &str) -> Value {
+    json!({
+        "kind": "message",
+        "messageId": "msg-1",
+        "role": "user",
+        "parts": [{ "kind": "text", "text": text }],
+    })
+}
+
+fn is_rfc3339(value: &Value) -> bool {
+    value.as_str().is_some_and(|text| chrono::DateTime::parse_from_rfc3339(text).is_ok())
+}
+
+/// An open SSE response, read frame by frame.
+struct Sse {
+    body: BodyDataStream,
+    buffer: String,
+    request_id: Value,
+}
+
+impl Sse {
+    async fn open(app: &Router, request_id: Value, method: &str, params: Value) -> Sse {
+        let body =
+            json!({ "jsonrpc": "2.0", "id": request_id, "method": method, "params": params });
+        let response = send(app, post(body.to_string())).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let kind = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .expect("content type");
+        assert!(kind.starts_with("text/event-stream"), "{kind}");
+        Sse { body: response.into_body().into_data_stream(), buffer: String::new(), request_id }
+    }
+
+    /// The next event (the `result` of the frame's JSON-RPC response); `None`
+    /// when the stream has ended.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                let frame = frame.trim_end();
+                assert!(!frame.lines().any(|line| line.starts_with("id:")), "{frame}");
+                assert_eq!(frame.lines().count(), 1, "{frame}");
+                let data = frame.strip_prefix("data: ").expect("a data line");
+                let reply: Value = serde_json::from_str(data).expect("JSON data");
+                assert_eq!(reply["jsonrpc"], "2.0");
+                assert_eq!(reply["id"], self.request_id);
+                return Some(reply["result"].clone());
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(5), self.body.next())
+                .await
+                .expect("the stream stalled");
+            match chunk {
+                Some(chunk) => self
+                    .buffer
+                    .push_str(std::str::from_utf8(&chunk.expect("chunk")).expect("UTF-8")),
+                None => {
+                    assert!(self.buffer.trim().is_empty(), "left over: {}", self.buffer);
+                    return None;
+                }
+            }
+        }
+    }
+
+    async fn rest(&mut self) -> Vec<Value> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next().await {
+            events.push(event);
+        }
+        events
+    }
+}
+
+async fn eventually(what: &str, check: impl Fn() -> bool) {
+    for _ in 0..200 {
+        if check() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{what} did not happen");
+}
+
+// ---- card and HTTP checks ------------------------------------------------
+
+async fn get(app: &Router, path: &str, host: &str) -> Response {
+    let request = Request::builder()
+        .uri(path)
+        .header(header::HOST, host)
+        .body(Body::empty())
+        .expect("request");
+    send(app, request).await
+}
+
+#[tokio::test]
+async fn card_on_both_paths_without_a_token() {
+    let (_, app) = quick();
+    let early = get(&app, "/.well-known/agent.json", HOST).await;
+    assert_eq!(early.status(), StatusCode::OK);
+    let early = json_of(early).await;
+    let v03 = json_of(get(&app, "/.well-known/agent-card.json", "localhost").await).await;
+    assert_eq!(early, v03);
+    let card = early;
+    assert_eq!(card["name"], "Recorder");
+    assert!(card["description"].as_str().is_some_and(|text| !text.is_empty()));
+    assert_eq!(card["url"], URL);
+    assert_eq!(card["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(card["protocolVersion"], "0.3.0");
+    assert_eq!(card["preferredTransport"], "JSONRPC");
+    assert_eq!(
+        card["capabilities"],
+        json!({ "streaming": true, "pushNotifications": false, "stateTransitionHistory": false })
+    );
+    assert_eq!(card["authentication"], json!({ "schemes": ["bearer"] }));
+    assert_eq!(card["securitySchemes"]["bearer"]["type"], "http");
+    assert_eq!(card["securitySchemes"]["bearer"]["scheme"], "bearer");
+    assert!(card["securitySchemes"]["bearer"]["description"]
+        .as_str()
+        .is_some_and(|text| text.contains("api_token")));
+    assert_eq!(card["security"], json!([{ "bearer": [] }]));
+    assert_eq!(card["defaultInputModes"], json!(["text"]));
+    assert_eq!(card["defaultOutputModes"], json!(["text", "application/json"]));
+    assert_eq!(card["supportsAuthenticatedExtendedCard"], false);
+    assert_eq!(card["provider"], json!({ "organization": "recorder", "url": URL }));
+    let skills = card["skills"].as_array().expect("an array");
+    assert_eq!(skills.len(), 9);
+    for (skill, entry) in skills.iter().zip(catalogue::entries()) {
+        assert_eq!(skill["id"], entry.name());
+        assert_eq!(skill["name"], entry.title);
+        assert_eq!(skill["description"], entry.description);
+        assert_eq!(skill["tags"], json!(entry.tags));
+        assert_eq!(skill["examples"], json!(entry.examples));
+        assert_eq!(skill["inputModes"], json!(["text", "application/json"]));
+        assert_eq!(skill["outputModes"], json!(["text", "application/json"]));
+    }
+}
+
+#[tokio::test]
+async fn host_check_comes_first() {
+    let (_, app) = quick();
+    for path in ["/.well-known/agent.json", "/.well-known/agent-card.json"] {
+        assert_eq!(get(&app, path, "evil.example").await.status(), StatusCode::FORBIDDEN);
+    }
+    let mut request = post(call_body("tasks/get", json!({ "id": "x" })));
+    request.headers_mut().insert(header::HOST, "evil.example".parse().expect("header value"));
+    assert_eq!(send(&app, request).await.status(), StatusCode::FORBIDDEN);
+    let mut request = post(call_body("tasks/get", json!({ "id": "x" })));
+    request.headers_mut().remove(header::AUTHORIZATION);
+    request.headers_mut().insert(header::HOST, "evil.example".parse().expect("header value"));
+    assert_eq!(send(&app, request).await.status(), StatusCode::FORBIDDEN);
+}
+
+fn call_body(method: &str, params: Value) -> String {
+    json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string()
+}
+
+#[tokio::test]
+async fn json_rpc_needs_the_token() {
+    let (runner, app) = quick();
+    let send_body = call_body("tasks/send", json!({ "id": "t", "message": text_message("hi") }));
+    let mut request = post(send_body.clone());
+    request.headers_mut().remove(header::AUTHORIZATION);
+    let response = send(&app, request).await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(response.headers().get(header::WWW_AUTHENTICATE).expect("challenge"), "Bearer");
+    let mut request = post(send_body);
+    request
+        .headers_mut()
+        .insert(header::AUTHORIZATION, "Bearer wrong".parse().expect("header value"));
+    assert_eq!(send(&app, request).await.status(), StatusCode::UNAUTHORIZED);
+    assert!(runner.calls().is_empty());
+}
+
+// ---- JSON-RPC envelope ---------------------------------------------------
+
+#[tokio::test]
+async fn json_rpc_error_codes() {
+    let (_, app) = quick();
+    let reply = raw(&app, "{not json").await;
+    assert_eq!(reply["error"]["code"], -32700);
+    assert_eq!(reply["id"], Value::Null);
+    assert_eq!(reply["jsonrpc"], "2.0");
+    assert_eq!(raw(&app, "[1, 2]").await["error"]["code"], -32600);
+    assert_eq!(raw(&app, "\"text\"").await["error"]["code"], -32600);
+    let reply = raw(&app, r#"{"id": 5, "method": "tasks/get", "params": {"id": "x"}}"#).await;
+    assert_eq!((reply["error"]["code"].clone(), reply["id"].clone()), (json!(-32600), json!(5)));
+    let reply = raw(&app, r#"{"jsonrpc": "2.0", "id": 5, "method": 7}"#).await;
+    assert_eq!(reply["error"]["code"], -32600);
+    let reply = raw(&app, r#"{"jsonrpc": "1.0", "id": 5, "method": "tasks/get"}"#).await;
+    assert_eq!(reply["error"]["code"], -32600);
+
+    let (code, message) = error(&app, "tasks/frobnicate", json!({})).await;
+    assert_eq!(code, -32601);
+    assert!(message.contains("tasks/frobnicate"));
+
+    let (code, message) = error(&app, "tasks/get", json!({})).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("params.id"), "{message}");
+    let (code, message) = error(&app, "tasks/get", Value::Null).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("params"), "{message}");
+    let (code, message) = error(&app, "tasks/send", json!({ "id": "t" })).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("params.message"), "{message}");
+    let params = json!({ "message": { "role": "user", "parts": "hello" } });
+    let (code, message) = error(&app, "tasks/send", params).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("params.message.parts"), "{message}");
+    let params = json!({ "message": { "role": "user", "parts": [{ "type": "text", "text": 3 }] } });
+    let (code, message) = error(&app, "tasks/send", params).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("params.message.parts[0].text"), "{message}");
+    let params = json!({ "message": v03_message("x"), "configuration": { "blocking": "yes" } });
+    let (code, message) = error(&app, "message/send", params).await;
+    assert_eq!(code, -32602);
+    assert!(message.contains("blocking"), "{message}");
+
+    assert_eq!(error(&app, "tasks/get", json!({ "id": "nope" })).await.0, -32001);
+    assert_eq!(error(&app, "tasks/cancel", json!({ "id": "nope" })).await.0, -32001);
+    assert_eq!(error(&app, "tasks/resubscribe", json!({ "id": "nope" })).await.0, -32001);
+    for method in [
+        "tasks/pushNotification/set",
+        "tasks/pushNotification/get",
+        "tasks/pushNotificationConfig/set",
+        "tasks/pushNotificationConfig/get",
+        "tasks/pushNotificationConfig/list",
+        "tasks/pushNotificationConfig/delete",
+    ] {
+        assert_eq!(error(&app, method, json!({ "id": "x" })).await.0, -32003, "{method}");
+    }
+}
+
+#[tokio::test]
+async fn ids_are_echoed_as_given() {
+    let (_, app) = quick();
+    for id in [json!("req-1"), json!(42), json!(1.5), Value::Null] {
+        let body =
+            json!({ "jsonrpc": "2.0", "id": id, "method": "tasks/get", "params": { "id": "x" } });
+        assert_eq!(raw(&app, &body.to_string()).await["id"], id);
+        let body = json!({
+            "jsonrpc": "2.0", "id": id, "method": "tasks/send",
+            "params": { "message": text_message("list my meetings") },
+        });
+        let reply = raw(&app, &body.to_string()).await;
+        assert_eq!(reply["id"], id);
+        assert_eq!(reply["result"]["status"]["state"], "completed");
+    }
+    let reply = raw(&app, r#"{"jsonrpc":"2.0","method":"tasks/get","params":{"id":"x"}}"#).await;
+    assert_eq!(reply["id"], Value::Null);
+}
+
+// ---- early dialect ---------------------------------------------------------
+
+#[tokio::test]
+async fn tasks_send_completes_with_text_and_data_parts() {
+    let (runner, app) = quick();
+    let text = "what did we say about the launch?";
+    let task =
+        result(&app, "tasks/send", json!({ "id": "task-1", "message": text_message(text) })).await;
+    assert_eq!(task["id"], "task-1");
+    assert!(task["sessionId"].as_str().is_some_and(|id| !id.is_empty()));
+    assert_eq!(task["status"]["state"], "completed");
+    assert!(is_rfc3339(&task["status"]["timestamp"]));
+    assert!(task.get("kind").is_none());
+    let routed = crate::router::route(text, chrono::Local::now());
+    assert_eq!(runner.calls(), vec![routed.clone()]);
+    let artifacts = task["artifacts"].as_array().expect("an array");
+    assert_eq!(artifacts.len(), 1);
+    let artifact = &artifacts[0];
+    assert_eq!(artifact["name"], "answer");
+    assert_eq!(artifact["index"], 0);
+    assert_eq!(artifact["append"], false);
+    assert_eq!(artifact["lastChunk"], true);
+    let expected = answer(routed.skill);
+    assert_eq!(
+        artifact["parts"],
+        json!([
+            { "type": "text", "text": expected.text },
+            { "type": "data", "data": expected.data_part() },
+        ])
+    );
+    assert_eq!(artifact["parts"][1]["data"]["meeting_ids"], json!(["m-1"]));
+
+    // tasks/get gives the same task; historyLength shows the history.
+    let again = result(&app, "tasks/get", json!({ "id": "task-1" })).await;
+    assert_eq!(again, task);
+    let with_history =
+        result(&app, "tasks/get", json!({ "id": "task-1", "historyLength": 5 })).await;
+    assert_eq!(with_history["history"], json!([text_message(text)]));
+}
+
+#[tokio::test]
+async fn a_missing_task_id_and_session_are_generated() {
+    let (_, app) = quick();
+    let params = json!({ "sessionId": "s-1", "message": text_message("list my meetings") });
+    let task = result(&app, "tasks/send", params).await;
+    assert!(task["id"].as_str().is_some_and(|id| id.len() >= 32));
+    assert_eq!(task["sessionId"], "s-1");
+    let got = result(&app, "tasks/get", json!({ "id": task["id"] })).await;
+    assert_eq!(got["status"]["state"], "completed");
+}
+
+#[tokio::test]
+async fn a_refused_skill_fails_the_task_with_the_reason() {
+    let app = app(Arc::new(Refuse));
+    let params = json!({ "id": "t-refused", "message": text_message("start recording") });
+    let reply = call(&app, "tasks/send", params).await;
+    assert!(reply.get("error").is_none(), "{reply}");
+    let task = &reply["result"];
+    assert_eq!(task["status"]["state"], "failed");
+    assert_eq!(
+        task["status"]["message"],
+        json!({ "role": "agent", "parts": [{ "type": "text", "text": REFUSAL }] })
+    );
+    assert!(task.get("artifacts").is_none());
+    let (code, _) = error(&app, "tasks/cancel", json!({ "id": "t-refused" })).await;
+    assert_eq!(code, -32002);
+}
+
+#[tokio::test]
+async fn a_data_part_bypasses_the_router() {
+    let (runner, app) = quick();
+    let message = json!({
+        "role": "user",
+        "parts": [
+            { "type": "text", "text": "start recording now" },
+            { "type": "data", "data": { "skill": "get_action_items", "args": { "open_only": true } } },
+        ],
+    });
+    let task = result(&app, "tasks/send", json!({ "id": "t-data", "message": message })).await;
+    assert_eq!(task["status"]["state"], "completed");
+    assert_eq!(task["artifacts"][0]["parts"][1]["data"]["skill"], "get_action_items");
+    let expected =
+        SkillCall::named("get_action_items", json!({ "open_only": true })).expect("valid call");
+    assert_eq!(runner.calls(), vec![expected]);
+
+    // `kind` instead of `type`, no args, a file part beside it.
+    let message = json!({
+        "role": "user",
+        "parts": [
+            { "kind": "file", "file": { "uri": "file:///tmp/x.wav" } },
+            { "kind": "data", "data": { "skill": "stop_recording" } },
+        ],
+    });
+    let task = result(&app, "tasks/send", json!({ "message": message })).await;
+    assert_eq!(task["artifacts"][0]["parts"][1]["data"]["skill"], "stop_recording");
+
+    // Unknown skill, bad arguments, nothing usable: -32602 with the reason.
+    let part = json!({ "type": "data", "data": { "skill": "launch_rocket" } });
+    let message = json!({ "role": "user", "parts": [part] });
+    let (code, text) = error(&app, "tasks/send", json!({ "message": message })).await;
+    assert_eq!(code, -32602);
+    assert!(text.contains("unknown skill `launch_rocket`"), "{text}");
+    let part =
+        json!({ "type": "data", "data": { "skill": "get_meeting", "args": { "meeting": 1 } } });
+    let message = json!({ "role": "user", "parts": [part] });
+    let (code, text) = error(&app, "tasks/send", json!({ "message": message })).await;
+    assert_eq!(code, -32602);
+    assert!(text.contains("params.message.parts[0].data"), "{text}");
+    for parts in [
+        json!([]),
+        json!([{ "type": "text", "text": "   " }]),
+        json!([{ "type": "file", "file": { "bytes": "AAAA" } }]),
+        json!([{ "type": "data", "data": { "note": "no skill" } }]),
+    ] {
+        let message = json!({ "role": "user", "parts": parts });
+        let (code, text) = error(&app, "tasks/send", json!({ "message": message })).await;
+        assert_eq!(code, -32602, "{parts}");
+        assert!(text.contains("params.message"), "{text}");
+    }
+    assert_eq!(runner.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn unknown_fields_and_nulls_are_accepted() {
+    let (_, app) = quick();
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": "x-1",
+        "method": "tasks/send",
+        "params": {
+            "id": "t-extra",
+            "sessionId": null,
+            "historyLength": null,
+            "metadata": null,
+            "pushNotification": null,
+            "acceptedOutputModes": ["text"],
+            "somethingNew": { "a": 1 },
+            "message": {
+                "role": "user",
+                "metadata": null,
+                "extra": true,
+                "parts": [{ "type": "text", "text": "list my meetings", "metadata": null, "x": 1 }],
+            },
+        },
+        "trailing": "ignored",
+    });
+    let reply = raw(&app, &body.to_string()).await;
+    assert_eq!(reply["result"]["status"]["state"], "completed", "{reply}");
+    let params = json!({ "id": "t-extra", "historyLength": null, "metadata": { "k": 1 }, "z": 0 });
+    assert_eq!(result(&app, "tasks/get", params).await["id"], "t-extra");
+
+    let params = json!({
+        "message": {
+            "kind": "message", "messageId": "m-9", "role": "user",
+            "parts": [{ "kind": "text", "text": "list my meetings", "metadata": null }],
+            "contextId": null, "taskId": null, "referenceTaskIds": [], "extensions": null,
+        },
+        "configuration": {
+            "acceptedOutputModes": ["text"], "historyLength": null, "blocking": null,
+            "pushNotificationConfig": null,
+        },
+        "metadata": { "trace": "abc" },
+        "anotherField": [],
+    });
+    let task = result(&app, "message/send", params).await;
+    assert_eq!(task["status"]["state"], "completed");
+    assert_eq!(task["metadata"], json!({ "trace": "abc" }));
+}
+
+#[tokio::test]
+async fn cancel_a_running_task() {
+    let runner = Arc::new(Hang::default());
+    let app = app(Arc::clone(&runner) as Arc<dyn SkillRunner>);
+    // The wait ends before the skill does: the task comes back working.
+    let params = json!({ "id": "t-long", "message": text_message("list my meetings") });
+    let task = result(&app, "tasks/send", params.clone()).await;
+    assert_eq!(task["status"]["state"], "working");
+    // Sending the id again while it runs returns the same task, without a new run.
+    let again = result(&app, "tasks/send", params.clone()).await;
+    assert_eq!(again["id"], "t-long");
+    assert_eq!(runner.started.load(Ordering::SeqCst), 1);
+
+    let canceled = result(&app, "tasks/cancel", json!({ "id": "t-long" })).await;
+    assert_eq!(canceled["id"], "t-long");
+    assert_eq!(canceled["status"]["state"], "canceled");
+    assert!(is_rfc3339(&canceled["status"]["timestamp"]));
+    let dropped = Arc::clone(&runner.dropped);
+    eventually("the skill being aborted", || dropped.load(Ordering::SeqCst)).await;
+    let got = result(&app, "tasks/get", json!({ "id": "t-long" })).await;
+    assert_eq!(got["status"]["state"], "canceled");
+    assert!(got.get("artifacts").is_none());
+    let (code, message) = error(&app, "tasks/cancel", json!({ "id": "t-long" })).await;
+    assert_eq!(code, -32002);
+    assert!(message.contains("canceled"), "{message}");
+    assert_eq!(error(&app, "tasks/cancel", json!({ "id": "unknown" })).await.0, -32001);
+
+    // A finished id sent again starts a new run under the same id.
+    let task = result(&app, "tasks/send", params).await;
+    assert_eq!(
+        (task["id"].clone(), task["status"]["state"].clone()),
+        (json!("t-long"), json!("working"))
+    );
+    assert_eq!(runner.started.load(Ordering::SeqCst), 2);
+    result(&app, "tasks/cancel", json!({ "id": "t-long" })).await;
+}
+
+#[tokio::test]
+async fn a_finished_task_sent_again_runs_again() {
+    let (runner, app) = quick();
+    let params = json!({ "id": "t-twice", "message": text_message("list my meetings") });
+    let first = result(&app, "tasks/send", params.clone()).await;
+    let second = result(&app, "tasks/send", params).await;
+    assert_eq!(first["id"], second["id"]);
+    assert_eq!(second["status"]["state"], "completed");
+    assert_eq!(runner.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn send_subscribe_streams_status_artifact_final() {
+    let (_, app) = quick();
+    let params =
+        json!({ "id": "t-stream", "sessionId": "s", "message": text_message("list my meetings") });
+    let mut sse = Sse::open(&app, json!("sub-1"), "tasks/sendSubscribe", params).await;
+    let events = sse.rest().await;
+    assert_eq!(events.len(), 4, "{events:#?}");
+    assert_eq!(events[0]["id"], "t-stream");
+    assert_eq!(events[0]["status"]["state"], "submitted");
+    assert_eq!(events[0]["final"], false);
+    assert_eq!(events[1]["status"]["state"], "working");
+    assert_eq!(events[1]["final"], false);
+    assert_eq!(events[2]["id"], "t-stream");
+    assert!(events[2].get("final").is_none());
+    let artifact = &events[2]["artifact"];
+    assert_eq!(artifact["parts"][0]["type"], "text");
+    assert_eq!(artifact["parts"][1]["type"], "data");
+    assert_eq!(artifact["lastChunk"], true);
+    assert_eq!(events[3]["status"]["state"], "completed");
+    assert_eq!(events[3]["final"], true);
+    for event in &events {
+        assert!(is_rfc3339(&event["status"]["timestamp"]) || event.get("artifact").is_some());
+    }
+
+    // Resubscribing to the finished task: the answer, then the final status.
+    let mut sse = Sse::open(&app, json!(9), "tasks/resubscribe", json!({ "id": "t-stream" })).await;
+    let events = sse.rest().await;
+    assert_eq!(events.len(), 2);
+    assert!(events[0].get("artifact").is_some());
+    assert_eq!(
+        (events[1]["status"]["state"].clone(), events[1]["final"].clone()),
+        (json!("completed"), json!(true))
+    );
+}
+
+#[tokio::test]
+async fn a_refused_stream_ends_failed() {
+    let app = app(Arc::new(Refuse));
+    let params = json!({ "message": text_message("start recording") });
+    let events = Sse::open(&app, json!(1), "tasks/sendSubscribe", params).await.rest().await;
+    let states: Vec<&str> =
+        events.iter().map(|e| e["status"]["state"].as_str().expect("a state")).collect();
+    assert_eq!(states, ["submitted", "working", "failed"]);
+    assert_eq!(events[2]["final"], true);
+    assert_eq!(events[2]["status"]["message"]["parts"][0]["text"], REFUSAL);
+}
+
+#[tokio::test]
+async fn cancel_ends_an_open_stream() {
+    let runner = Arc::new(Hang::default());
+    let app = app(Arc::clone(&runner) as Arc<dyn SkillRunner>);
+    let params = json!({ "id": "t-open", "message": text_message("list my meetings") });
+    let mut sse = Sse::open(&app, json!(3), "tasks/sendSubscribe", params).await;
+    assert_eq!(sse.next().await.expect("an event")["status"]["state"], "submitted");
+    assert_eq!(sse.next().await.expect("an event")["status"]["state"], "working");
+
+    // A second subscriber joins the running task.
+    let mut late = Sse::open(&app, json!(4), "tasks/resubscribe", json!({ "id": "t-open" })).await;
+    let current = late.next().await.expect("an event");
+    assert_eq!(
+        (current["status"]["state"].clone(), current["final"].clone()),
+        (json!("working"), json!(false))
+    );
+
+    result(&app, "tasks/cancel", json!({ "id": "t-open" })).await;
+    for stream in [&mut sse, &mut late] {
+        let last = stream.next().await.expect("an event");
+        assert_eq!(last["status"]["state"], "canceled");
+        assert_eq!(last["final"], true);
+        assert!(stream.next().await.is_none());
+    }
+}
+
+// ---- v0.3 dialect ----------------------------------------------------------
+
+#[tokio::test]
+async fn message_send_answers_a_v03_task() {
+    let (_, app) = quick();
+    let mut message = v03_message("list my meetings");
+    message["contextId"] = json!("ctx-1");
+    let task = result(&app, "message/send", json!({ "message": message })).await;
+    assert_eq!(task["kind"], "task");
+    let id = task["id"].as_str().expect("task id").to_string();
+    assert!(id.len() >= 32 && id != "msg-1");
+    assert_eq!(task["contextId"], "ctx-1");
+    assert!(task.get("sessionId").is_none());
+    assert_eq!(task["status"]["state"], "completed");
+    assert!(is_rfc3339(&task["status"]["timestamp"]));
+    let artifacts = task["artifacts"].as_array().expect("an array");
+    assert_eq!(artifacts.len(), 1);
+    assert!(artifacts[0]["artifactId"].as_str().is_some_and(|id| !id.is_empty()));
+    assert_eq!(artifacts[0]["name"], "answer");
+    assert_eq!(artifacts[0]["parts"][0]["kind"], "text");
+    assert_eq!(artifacts[0]["parts"][1]["kind"], "data");
+    assert!(artifacts[0]["parts"][1]["data"]["skill"].is_string());
+    let history = task["history"].as_array().expect("an array");
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0]["kind"], "message");
+    assert_eq!(history[0]["messageId"], "msg-1");
+    assert_eq!(history[0]["taskId"], id.as_str());
+    assert_eq!(history[0]["contextId"], "ctx-1");
+
+    // tasks/get answers in the dialect that created the task.
+    let got = result(&app, "tasks/get", json!({ "id": id })).await;
+    assert_eq!(got, task);
+    let limited = result(&app, "tasks/get", json!({ "id": id, "historyLength": 0 })).await;
+    assert_eq!(limited["history"], json!([]));
+    let early =
+        result(&app, "tasks/send", json!({ "id": "e-1", "message": text_message("hi") })).await;
+    let early_again = result(&app, "tasks/get", json!({ "id": "e-1" })).await;
+    assert!(early_again.get("kind").is_none() && early_again["sessionId"] == early["sessionId"]);
+
+    // Without a contextId the server makes one.
+    let task = result(&app, "message/send", json!({ "message": v03_message("hi") })).await;
+    assert!(task["contextId"].as_str().is_some_and(|id| id.len() >= 32));
+
+    // A taskId the server does not know.
+    let mut message = v03_message("hi");
+    message["taskId"] = json!("no-such-task");
+    assert_eq!(error(&app, "message/send", json!({ "message": message })).await.0, -32001);
+    // A finished task cannot take another message.
+    let mut message = v03_message("hi");
+    message["taskId"] = json!(id);
+    assert_eq!(error(&app, "message/send", json!({ "message": message })).await.0, -32602);
+}
+
+#[tokio::test]
+async fn a_refused_v03_task_fails_with_an_agent_message() {
+    let app = app(Arc::new(Refuse));
+    let task =
+        result(&app, "message/send", json!({ "message": v03_message("start recording") })).await;
+    assert_eq!(task["status"]["state"], "failed");
+    let status = &task["status"]["message"];
+    assert_eq!(status["kind"], "message");
+    assert_eq!(status["role"], "agent");
+    assert_eq!(status["parts"], json!([{ "kind": "text", "text": REFUSAL }]));
+    assert_eq!(status["taskId"], task["id"]);
+    assert_eq!(status["contextId"], task["contextId"]);
+    assert!(status["messageId"].is_string());
+    let history = task["history"].as_array().expect("an array");
+    assert_eq!(history.len(), 2);
+    assert_eq!(&history[1], status);
+}
+
+#[tokio::test]
+async fn non_blocking_message_send_returns_at_once() {
+    let runner = Arc::new(Hang::default());
+    let app = app(Arc::clone(&runner) as Arc<dyn SkillRunner>);
+    let params = json!({ "message": v03_message("hi"), "configuration": { "blocking": false } });
+    let task = result(&app, "message/send", params).await;
+    assert_eq!(task["kind"], "task");
+    let state = task["status"]["state"].as_str().expect("a state");
+    assert!(state == "submitted" || state == "working", "{state}");
+    let id = task["id"].clone();
+
+    // Another message to the running task follows it.
+    let mut message = v03_message("hi again");
+    message["taskId"] = id.clone();
+    let params = json!({ "message": message, "configuration": { "blocking": false } });
+    assert_eq!(result(&app, "message/send", params).await["id"], id);
+    eventually("the skill starting", || runner.started.load(Ordering::SeqCst) == 1).await;
+
+    let canceled = result(&app, "tasks/cancel", json!({ "id": id })).await;
+    assert_eq!(canceled["kind"], "task");
+    assert_eq!(canceled["status"]["state"], "canceled");
+    assert_eq!(canceled["status"]["message"]["kind"], "message");
+    assert_eq!(error(&app, "tasks/cancel", json!({ "id": id })).await.0, -32002);
+    assert_eq!(runner.started.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn message_stream_sends_task_then_updates() {
+    let (_, app) = quick();
+    let mut message = v03_message("list my meetings");
+    message["contextId"] = json!("ctx-s");
+    let mut sse =
+        Sse::open(&app, json!("s-1"), "message/stream", json!({ "message": message })).await;
+    let events = sse.rest().await;
+    assert_eq!(events.len(), 4, "{events:#?}");
+    let task = &events[0];
+    assert_eq!(task["kind"], "task");
+    assert_eq!(task["status"]["state"], "submitted");
+    assert_eq!(task["contextId"], "ctx-s");
+    assert_eq!(task["history"][0]["taskId"], task["id"]);
+    let id = task["id"].clone();
+    assert_eq!(events[1]["kind"], "status-update");
+    assert_eq!(events[1]["status"]["state"], "working");
+    assert_eq!(events[1]["final"], false);
+    assert_eq!(events[2]["kind"], "artifact-update");
+    assert_eq!(events[2]["append"], false);
+    assert_eq!(events[2]["lastChunk"], true);
+    assert_eq!(events[2]["artifact"]["parts"][0]["kind"], "text");
+    assert_eq!(events[2]["artifact"]["parts"][1]["kind"], "data");
+    assert_eq!(events[3]["kind"], "status-update");
+    assert_eq!(events[3]["status"]["state"], "completed");
+    assert_eq!(events[3]["final"], true);
+    for event in &events[1..] {
+        assert_eq!(event["taskId"], id);
+        assert_eq!(event["contextId"], "ctx-s");
+    }
+    let got = result(&app, "tasks/get", json!({ "id": id })).await;
+    assert_eq!(got["kind"], "task");
+    assert_eq!(got["artifacts"][0], events[2]["artifact"]);
+
+    let mut again = Sse::open(&app, json!(2), "tasks/resubscribe", json!({ "id": id })).await;
+    let kinds: Vec<Value> = again.rest().await.iter().map(|event| event["kind"].clone()).collect();
+    assert_eq!(kinds, [json!("artifact-update"), json!("status-update")]);
+}
+
+#[tokio::test]
+async fn stream_errors_come_back_as_json() {
+    let (_, app) = quick();
+    let body = call_body("message/stream", json!({ "message": { "parts": [] } }));
+    let response = send(&app, post(body)).await;
+    let kind = response.headers()[header::CONTENT_TYPE].to_str().expect("content type");
+    assert!(kind.starts_with("application/json"), "{kind}");
+    assert_eq!(json_of(response).await["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn the_store_is_bounded() {
+    let runner = Arc::new(Quick::default());
+    let options = Options { capacity: 3, ..Options::default() };
+    let app = build(runner, Token::new(TOKEN), URL, options);
+    for n in 0..5 {
+        let params = json!({ "id": format!("b-{n}"), "message": text_message("hi") });
+        result(&app, "tasks/send", params).await;
+    }
+    for n in 0..2 {
+        assert_eq!(error(&app, "tasks/get", json!({ "id": format!("b-{n}") })).await.0, -32001);
+    }
+    for n in 2..5 {
+        result(&app, "tasks/get", json!({ "id": format!("b-{n}") })).await;
+    }
+}

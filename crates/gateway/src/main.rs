@@ -1,0 +1,165 @@
+//! `recorder-gateway`: MCP over stdio by default; `--http` adds MCP Streamable
+//! HTTP on 127.0.0.1:47322/mcp, `--a2a` adds the A2A agent on 127.0.0.1:47323.
+//! Logs go to stderr (stdout belongs to MCP).
+//!
+//! Exit codes: 0 done; 1 failed (e.g. `address in use`); 2 usage error;
+//! 3 the service is not running or the data folder has no token.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use axum::Router;
+use clap::Parser;
+use recorder_gateway::config::{Config, StartError};
+use recorder_gateway::guard::Token;
+use recorder_gateway::mcp::{http_app, RecorderMcp};
+use recorder_gateway::skills::{SkillRunner, Skills};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "recorder-gateway",
+    version,
+    about = "MCP server and A2A agent over the recorder's local API"
+)]
+struct Args {
+    /// Data folder (default: RECORDER_DATA_DIR, else the platform folder)
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Port of the local API (default: general.api_port in settings.json, else 47321)
+    #[arg(long, value_name = "N")]
+    api_port: Option<u16>,
+    /// Also serve MCP over Streamable HTTP at http://127.0.0.1:<http-port>/mcp
+    #[arg(long)]
+    http: bool,
+    #[arg(long, value_name = "N", default_value_t = 47322)]
+    http_port: u16,
+    /// Also serve the A2A agent at http://127.0.0.1:<a2a-port>/
+    #[arg(long)]
+    a2a: bool,
+    #[arg(long, value_name = "N", default_value_t = 47323)]
+    a2a_port: u16,
+    /// Do not serve MCP on stdin/stdout (with --http or --a2a, e.g. as a background service)
+    #[arg(long)]
+    no_stdio: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if args.no_stdio && !args.http && !args.a2a {
+        eprintln!("recorder-gateway: --no-stdio needs --http or --a2a (nothing to serve)");
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("recorder-gateway: cannot start: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("recorder-gateway: {error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), StartError> {
+    let config = Config::load(args.data_dir.clone(), args.api_port)?;
+    init_logging(&config);
+    let client = config.client()?;
+    config.check(&client).await?;
+    let runner: Arc<dyn SkillRunner> = Arc::new(Skills::new(client));
+    let token = Token::new(&config.token);
+    let shutdown = CancellationToken::new();
+    let mut servers = tokio::task::JoinSet::new();
+    if args.http {
+        let listener = bind(args.http_port).await?;
+        let url = format!("http://{}/mcp", listener.local_addr().map_err(other)?);
+        eprintln!("recorder-gateway: MCP listening on {url}");
+        let app = http_app(runner.clone(), token.clone(), shutdown.clone());
+        servers.spawn(serve(listener, app, shutdown.clone()));
+    }
+    if args.a2a {
+        let listener = bind(args.a2a_port).await?;
+        let url = format!("http://{}/", listener.local_addr().map_err(other)?);
+        eprintln!("recorder-gateway: A2A listening on {url}");
+        let app = recorder_gateway::a2a::app(runner.clone(), token.clone(), url);
+        servers.spawn(serve(listener, app, shutdown.clone()));
+    }
+    if !args.no_stdio {
+        let stdio = RecorderMcp::new(runner.clone()).serve_stdio();
+        if servers.is_empty() {
+            return stdio.await.map_err(other);
+        }
+        // With HTTP transports, the end of stdin does not end the gateway.
+        servers.spawn(async move {
+            if let Err(error) = stdio.await {
+                tracing::info!("MCP over stdio ended: {error}");
+            }
+            std::future::pending::<()>().await;
+        });
+    }
+    shutdown_signal().await;
+    shutdown.cancel();
+    servers.shutdown().await;
+    Ok(())
+}
+
+async fn bind(port: u16) -> Result<TcpListener, StartError> {
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    TcpListener::bind(address).await.map_err(|error| {
+        if error.kind() == std::io::ErrorKind::AddrInUse {
+            tracing::error!("address in use: {address}");
+            StartError::Other(format!("address in use: {address}"))
+        } else {
+            StartError::Other(format!("cannot listen on {address}: {error}"))
+        }
+    })
+}
+
+async fn serve(listener: TcpListener, app: Router, shutdown: CancellationToken) {
+    let served =
+        axum::serve(listener, app).with_graceful_shutdown(shutdown.cancelled_owned()).await;
+    if let Err(error) = served {
+        tracing::error!("HTTP server stopped: {error}");
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => return std::future::pending().await,
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+fn init_logging(config: &Config) {
+    let filter =
+        EnvFilter::try_new(config.environment.log_filter.as_deref().unwrap_or("info,rmcp=warn"))
+            .unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ =
+        tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).try_init();
+}
+
+fn other(error: impl std::fmt::Display) -> StartError {
+    StartError::Other(error.to_string())
+}

@@ -1,0 +1,231 @@
+//! The MCP server (official Rust SDK, `rmcp`): the nine tools of the catalogue,
+//! over stdio or Streamable HTTP. A successful call answers with the text for a
+//! person plus `structuredContent`; a refusal (plan, policy, setting, state) or
+//! any other failure is a tool error (`isError: true`) whose text says why and
+//! whose `structuredContent` is `{ error: { code, gate?, message } }`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Router;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::catalogue::{self, Entry};
+use crate::guard::{check_host, check_token, Token};
+use crate::skills::{SkillCall, SkillError, SkillRunner};
+
+const INSTRUCTIONS: &str = "Meetings recorded and transcribed on this machine by recorder. \
+    Find meetings with list_meetings (by date or words) or search_meetings (exact moments), then \
+    read one with get_meeting or get_transcript. get_action_items gives who does what. \
+    Recording and regenerating notes need Recorder Pro and the person's consent; refusals say why.";
+
+/// The MCP server: one per connection (stdio) or session (HTTP).
+#[derive(Clone)]
+pub struct RecorderMcp {
+    runner: Arc<dyn SkillRunner>,
+}
+
+impl RecorderMcp {
+    pub fn new(runner: Arc<dyn SkillRunner>) -> RecorderMcp {
+        RecorderMcp { runner }
+    }
+
+    /// Serves MCP on stdin/stdout until the client closes it.
+    pub async fn serve_stdio(self) -> anyhow::Result<()> {
+        let running = self.serve(rmcp::transport::stdio()).await?;
+        running.waiting().await?;
+        Ok(())
+    }
+
+    /// Answers one tool call.
+    pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> CallToolResult {
+        let args = arguments.map(Value::Object).unwrap_or_else(|| json!({}));
+        let outcome = match SkillCall::named(name, args) {
+            Ok(call) => self.runner.run(call).await,
+            Err(error) => Err(error),
+        };
+        match outcome {
+            Ok(answer) => {
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(answer.text.clone())]);
+                result.structured_content = Some(answer.structured());
+                result
+            }
+            Err(error) => tool_error(&error),
+        }
+    }
+}
+
+fn tool_error(error: &SkillError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+    result.structured_content = Some(error.to_json());
+    result
+}
+
+/// The tool list: name, title, description, input schema and hints.
+pub fn tools() -> Vec<Tool> {
+    catalogue::entries().iter().map(tool).collect()
+}
+
+fn tool(entry: &Entry) -> Tool {
+    let schema = match entry.input_schema() {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    };
+    let hints = ToolAnnotations::with_title(entry.title)
+        .read_only(entry.read_only)
+        .destructive(false)
+        .idempotent(entry.read_only)
+        .open_world(false);
+    Tool::new(entry.name(), entry.description, Arc::new(schema))
+        .with_title(entry.title)
+        .with_annotations(hints)
+}
+
+impl ServerHandler for RecorderMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("recorder-gateway", env!("CARGO_PKG_VERSION"))
+                    .with_title("Recorder meetings"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        catalogue::entries().iter().find(|entry| entry.name() == name).map(tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.call(&request.name, request.arguments).await.into())
+    }
+}
+
+/// MCP Streamable HTTP at `/mcp`, behind the Host check and the bearer token.
+pub fn http_app(runner: Arc<dyn SkillRunner>, token: Token, shutdown: CancellationToken) -> Router {
+    let mut config = StreamableHttpServerConfig::default();
+    config.sse_keep_alive = Some(Duration::from_secs(15));
+    config.cancellation_token = shutdown;
+    // Our own check runs first and answers in the API's error shape; this list is
+    // the SDK's own second line against DNS rebinding.
+    config.allowed_hosts =
+        vec!["127.0.0.1".into(), "localhost".into(), "[::1]".into(), "::1".into()];
+    let service: StreamableHttpService<RecorderMcp, LocalSessionManager> =
+        StreamableHttpService::new(
+            move || Ok(RecorderMcp::new(runner.clone())),
+            Default::default(),
+            config,
+        );
+    Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_end_is_no_content))
+        .layer(axum::middleware::from_fn_with_state(token, check_token))
+        .layer(axum::middleware::from_fn(check_host))
+}
+
+/// The SDK answers a session's DELETE with 202; MCP clients (the Python SDK
+/// among them) expect 200 or 204 and warn otherwise. The session is closed
+/// either way, so say so with 204.
+async fn session_end_is_no_content(request: Request, next: Next) -> Response {
+    let delete = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skills::{Answer, Gate, Skill, SkillResult, Used};
+    use std::future::Future;
+    use std::pin::Pin;
+
+    struct Fixed;
+
+    impl SkillRunner for Fixed {
+        fn run(&self, call: SkillCall) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+            Box::pin(async move {
+                match call.skill {
+                    Skill::StartRecording => Err(SkillError::Refused {
+                        gate: Gate::Plan,
+                        code: "pro_required".into(),
+                        message: "Cannot start a recording: needs Recorder Pro".into(),
+                    }),
+                    skill => Ok(Answer {
+                        skill,
+                        text: "two meetings".into(),
+                        result: json!({ "total": 2 }),
+                        used: Used { meeting_ids: vec!["m1".into()], timestamps: vec![] },
+                    }),
+                }
+            })
+        }
+    }
+
+    #[test]
+    fn nine_tools_with_object_schemas_and_descriptions() {
+        let tools = tools();
+        assert_eq!(tools.len(), 9);
+        for tool in &tools {
+            assert_eq!(tool.input_schema.get("type"), Some(&json!("object")), "{}", tool.name);
+            assert!(tool.description.as_ref().is_some_and(|d| d.len() > 60), "{}", tool.name);
+        }
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert!(names.contains(&"get_action_items") && names.contains(&"add_marker"));
+    }
+
+    #[tokio::test]
+    async fn answers_carry_text_and_structured_content() {
+        let server = RecorderMcp::new(Arc::new(Fixed));
+        let result = server.call("list_meetings", None).await;
+        assert_eq!(result.is_error, Some(false));
+        let structured = result.structured_content.expect("structured");
+        assert_eq!(structured["total"], 2);
+        assert_eq!(structured["skill"], "list_meetings");
+        assert_eq!(structured["meeting_ids"], json!(["m1"]));
+    }
+
+    #[tokio::test]
+    async fn refusals_and_bad_arguments_are_tool_errors_that_say_why() {
+        let server = RecorderMcp::new(Arc::new(Fixed));
+        let refused = server.call("start_recording", None).await;
+        assert_eq!(refused.is_error, Some(true));
+        let error = &refused.structured_content.expect("structured")["error"];
+        assert_eq!(error["code"], "pro_required");
+        assert_eq!(error["gate"], "plan");
+        let mut args = JsonObject::new();
+        args.insert("meetingId".into(), json!("x"));
+        let bad = server.call("get_meeting", Some(args)).await;
+        assert_eq!(bad.is_error, Some(true));
+        let unknown = server.call("delete_everything", None).await;
+        assert!(format!("{:?}", unknown.content).contains("unknown skill"));
+    }
+}

@@ -1,0 +1,543 @@
+//! The keyword router: a person's free text (an A2A text part) becomes one skill
+//! call. Rules are tried in order (recording commands first, reading last), and
+//! the arguments the text carries are pulled out: a meeting id (or "the last
+//! meeting" → `latest`), a quoted phrase or the words after "about" as the query,
+//! "open" for `open_only`, a period ("last week", "yesterday", "last 10 days")
+//! as `from`/`to`. Text that matches no rule is a search.
+
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Datelike, Duration, Local, NaiveDate};
+use regex::Regex;
+use serde_json::{json, Map, Value};
+
+use crate::skills::text::local_midnight;
+use crate::skills::{Skill, SkillCall};
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("router patterns are valid")
+}
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+});
+static LATEST: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(last|latest|most recent|previous|newest|recent|this|that) (meeting|call|recording|conversation|session|one)\b",
+    )
+});
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| regex(r#""([^"]+)"|“([^”]+)”|'([^']{2,})'"#));
+static STOP: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"\b(stop|end|finish|halt|terminate)\b.*\brecord|\bstop (the )?(meeting|call)\b")
+});
+static START: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(start|begin|kick off|resume)\b.*\brecord|^(please )?record\b|\brecord (this|the|my|our|a|an) (meeting|call|conversation|session)",
+    )
+});
+static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(marker|bookmark)\b|\bmark (this|that|the|it) ?(moment|point|spot|time)?\b|\bflag (this|that) (moment|point)\b",
+    )
+});
+static REGENERATE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(regenerate|re-generate|redo|re-do|rewrite|re-write|recreate|refresh|remake)\b|\b(summari[sz]e|write|make)\b.*\bagain\b|\bnew (summary|notes)\b",
+    )
+});
+static ACTIONS: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\baction items?\b|\bto-?dos?\b|\btasks?\b|\bfollow[- ]?ups?\b|\bnext steps\b|\bwho (is doing|does|will do|owns|has to)\b|\bassigned to\b|\bdeliverables\b",
+    )
+});
+static OPEN: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(open|pending|outstanding|remaining|unfinished|undone|incomplete|not done|not yet done|left|still to do|still open|due)\b",
+    )
+});
+static TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\btranscripts?\b|\btranscription\b|\bwhat was said\b|\bword for word\b|\bverbatim\b|\bsubtitles?\b|\bcaptions?\b|\bsrt\b|\bvtt\b",
+    )
+});
+static SEARCH: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(please )?(search|find|look for|look up|grep)\b|\b(search|look) (for|through)\b|\bmentions? of\b|\bmentioned\b|\b(when|where) did (we|i|they|you|someone|anyone|he|she)\b|\bwho (said|mentioned|talked|spoke)\b|\bwhat did (we|they|i|he|she) (say|said|discuss|decide)\b|\bdid (we|anyone|someone) (talk|speak|discuss|mention)\b",
+    )
+});
+static SHOW: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(show|open|details?|summary|summari[sz]e|notes|recap|overview|tell me about|what happened|decisions|key points|about)\b",
+    )
+});
+static LIST: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\bmeetings\b|\bcalls\b|\brecordings\b|\bmy schedule\b|\bhistory\b|\bwhat (did i have|have i recorded)\b|\blist\b",
+    )
+});
+static TOPIC: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(?:about|regarding|concerning|mentioning|mentions? of|discussing|discussed|on the topic of|talk(?:ed)? about|said about|say about|search for|look for|find|search|for)\s+(.+)$",
+    )
+});
+static TITLE: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)\b(?:called|titled|named|as|labell?ed)\s+(.+)$"));
+static LAST_DAYS: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\b(?:last|past|previous) (\d{1,3}) days?\b"));
+static PERIOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\s*\b(?:from |in |during |over )?(?:the )?(?:today|yesterday|this week|last week|previous week|past week|this month|last month|previous month|(?:last|past|previous) \d{1,3} days?)\b.*$",
+    )
+});
+static FILLER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(please|could|would|can|you|me|my|i|we|our|us|the|a|an|of|in|on|at|to|from|with|and|or|is|are|was|were|did|do|does|what|which|who|when|where|how|why|anything|something|everything|show|tell|give|get|find|search|look|list|all|any|meetings?|calls?|notes|there|that|this|it|about|for|mentions?|mentioned|said|talked|spoke)\b",
+    )
+});
+
+/// Routes `text`, read at the moment `now` (for periods like "last week").
+pub fn route(text: &str, now: DateTime<Local>) -> SkillCall {
+    let lower = text.trim().to_lowercase();
+    let mut args = Map::new();
+    let (skill, extra) = choose(&lower);
+    match skill {
+        Skill::StopRecording => {}
+        Skill::StartRecording => put(&mut args, "title", title(text)),
+        Skill::AddMarker => put(&mut args, "label", title(text)),
+        Skill::RegenerateNotes => {
+            args.insert(
+                "meeting_id".into(),
+                json!(meeting_ref(text, &lower).unwrap_or("latest".into())),
+            );
+            regenerate_args(&lower, &mut args);
+        }
+        Skill::GetActionItems => {
+            put(&mut args, "meeting_id", meeting_ref(text, &lower));
+            if OPEN.is_match(&lower) {
+                args.insert("open_only".into(), json!(true));
+            }
+        }
+        Skill::GetTranscript => {
+            args.insert(
+                "meeting_id".into(),
+                json!(meeting_ref(text, &lower).unwrap_or("latest".into())),
+            );
+            put(&mut args, "format", transcript_format(&lower).map(str::to_string));
+        }
+        Skill::GetMeeting => {
+            args.insert(
+                "meeting_id".into(),
+                json!(meeting_ref(text, &lower).unwrap_or("latest".into())),
+            );
+        }
+        Skill::ListMeetings => {
+            put(&mut args, "query", extra);
+            if let Some((from, to)) = period(&lower, now) {
+                args.insert("from".into(), json!(from));
+                if let Some(to) = to {
+                    args.insert("to".into(), json!(to));
+                }
+            }
+        }
+        Skill::SearchMeetings => {
+            args.insert("query".into(), json!(extra.unwrap_or_else(|| text.trim().to_string())));
+        }
+    }
+    SkillCall { skill, args: Value::Object(args) }
+}
+
+/// The skill, and for list/search the words to look for.
+fn choose(lower: &str) -> (Skill, Option<String>) {
+    if STOP.is_match(lower) {
+        return (Skill::StopRecording, None);
+    }
+    if MARKER.is_match(lower) && !lower.contains("markers") {
+        return (Skill::AddMarker, None);
+    }
+    if START.is_match(lower) {
+        return (Skill::StartRecording, None);
+    }
+    if REGENERATE.is_match(lower) {
+        return (Skill::RegenerateNotes, None);
+    }
+    if ACTIONS.is_match(lower) {
+        return (Skill::GetActionItems, None);
+    }
+    if TRANSCRIPT.is_match(lower) {
+        return (Skill::GetTranscript, None);
+    }
+    let topic = topic(lower);
+    if SEARCH.is_match(lower) && topic.is_some() && !LIST.is_match(lower) {
+        return (Skill::SearchMeetings, topic);
+    }
+    if UUID.is_match(lower) || (LATEST.is_match(lower) && SHOW.is_match(lower)) {
+        return (Skill::GetMeeting, None);
+    }
+    if LIST.is_match(lower) || PERIOD_WORDS.is_match(lower) {
+        return (Skill::ListMeetings, topic);
+    }
+    (Skill::SearchMeetings, topic)
+}
+
+fn put(args: &mut Map<String, Value>, name: &str, value: Option<String>) {
+    if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+        args.insert(name.into(), json!(value));
+    }
+}
+
+/// A meeting id in the text, or `latest` for "the last meeting".
+fn meeting_ref(text: &str, lower: &str) -> Option<String> {
+    if let Some(id) = UUID.find(text) {
+        return Some(id.as_str().to_lowercase());
+    }
+    LATEST.is_match(lower).then(|| "latest".to_string())
+}
+
+fn quoted(text: &str) -> Option<String> {
+    let captures = QUOTED.captures(text)?;
+    (1..=3).find_map(|i| captures.get(i)).map(|m| m.as_str().trim().to_string())
+}
+
+/// A title or label: the quoted words, else what follows "called"/"as".
+fn title(text: &str) -> Option<String> {
+    quoted(text).or_else(|| {
+        let words = TITLE.captures(text)?.get(1)?.as_str();
+        let words = words.trim().trim_end_matches(['.', '!', '?']).trim();
+        (!words.is_empty()).then(|| words.to_string())
+    })
+}
+
+/// What to look for: a quoted phrase (kept as a phrase), the words after
+/// "about"/"for", or the words that are not filler.
+fn topic(lower: &str) -> Option<String> {
+    if let Some(phrase) = quoted(lower) {
+        return Some(format!("\"{phrase}\""));
+    }
+    let without_period = PERIOD_WORDS.replace(lower, "").to_string();
+    if let Some(captures) = TOPIC.captures(&without_period) {
+        let words = keywords(captures.get(1).map_or("", |m| m.as_str()));
+        if !words.is_empty() {
+            return Some(words);
+        }
+    }
+    let words = keywords(&without_period);
+    (!words.is_empty()).then_some(words)
+}
+
+fn keywords(text: &str) -> String {
+    let cleaned = FILLER.replace_all(text, " ");
+    cleaned
+        .split(|c: char| !(c.is_alphanumeric() || c == '*' || c == '-' || c == '\''))
+        .filter(|word| !word.is_empty() && *word != "-")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn regenerate_args(lower: &str, args: &mut Map<String, Value>) {
+    let template = [
+        ("standup", "standup"),
+        ("stand-up", "standup"),
+        ("one on one", "one_on_one"),
+        ("one-on-one", "one_on_one"),
+        ("1:1", "one_on_one"),
+        ("customer call", "customer_call"),
+        ("interview", "interview"),
+    ]
+    .into_iter()
+    .find(|(words, _)| lower.contains(words))
+    .map(|(_, id)| id.to_string())
+    .or_else(|| {
+        static NAMED: LazyLock<Regex> = LazyLock::new(|| regex(r"\btemplate ([a-z0-9_\-]+)"));
+        NAMED.captures(lower).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
+    });
+    let kind = if template.is_some() {
+        "custom"
+    } else if ACTIONS.is_match(lower) {
+        "action_items"
+    } else if lower.contains("decision") {
+        "decisions"
+    } else if lower.contains("key point") || lower.contains("highlights") {
+        "key_points"
+    } else {
+        "summary"
+    };
+    args.insert("kind".into(), json!(kind));
+    put(args, "template_id", template);
+}
+
+fn transcript_format(lower: &str) -> Option<&'static str> {
+    [
+        ("srt", "srt"),
+        ("subtitle", "srt"),
+        ("webvtt", "vtt"),
+        ("vtt", "vtt"),
+        ("caption", "vtt"),
+        ("json", "json"),
+        ("plain text", "txt"),
+        ("txt", "txt"),
+        ("markdown", "md"),
+    ]
+    .into_iter()
+    .find(|(word, _)| lower.contains(word))
+    .map(|(_, format)| format)
+}
+
+/// `from` (inclusive) and `to` (exclusive, none = up to now) in ms.
+fn period(lower: &str, now: DateTime<Local>) -> Option<(i64, Option<i64>)> {
+    let today = now.date_naive();
+    let day = |date: NaiveDate| local_midnight(date);
+    let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
+    let first = today.with_day(1)?;
+    let previous_first = (first - Duration::days(1)).with_day(1)?;
+    let next_first = (first + Duration::days(32)).with_day(1)?;
+    if let Some(days) = LAST_DAYS.captures(lower).and_then(|c| c[1].parse::<i64>().ok()) {
+        return Some((now.timestamp_millis() - days * 86_400_000, None));
+    }
+    let range = |from: NaiveDate, to: NaiveDate| Some((day(from)?, Some(day(to)?)));
+    if lower.contains("yesterday") {
+        range(today - Duration::days(1), today)
+    } else if lower.contains("today") {
+        range(today, today + Duration::days(1))
+    } else if lower.contains("last week") || lower.contains("previous week") {
+        range(monday - Duration::days(7), monday)
+    } else if lower.contains("past week") {
+        Some((now.timestamp_millis() - 7 * 86_400_000, None))
+    } else if lower.contains("this week") {
+        range(monday, monday + Duration::days(7))
+    } else if lower.contains("last month") || lower.contains("previous month") {
+        range(previous_first, first)
+    } else if lower.contains("this month") {
+        range(first, next_first)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    const ID: &str = "0194f2d3-5e6a-7b8c-9d0e-1f2a3b4c5d6e";
+
+    /// Saturday 21 November 2026, 10:00 local time.
+    fn now() -> DateTime<Local> {
+        Local.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).single().expect("local time")
+    }
+
+    fn ms(y: i32, m: u32, d: u32) -> i64 {
+        local_midnight(NaiveDate::from_ymd_opt(y, m, d).expect("date")).expect("midnight")
+    }
+
+    /// Each phrasing, the skill it must reach and the arguments it must carry
+    /// (only those listed are checked; `null` means "must be absent").
+    fn table() -> Vec<(String, Skill, Value)> {
+        use Skill::*;
+        let rows: Vec<(String, Skill, Value)> = vec![
+            ("stop recording".to_string(), StopRecording, json!({})),
+            ("Please stop the recording now".to_string(), StopRecording, json!({})),
+            ("end the recording".to_string(), StopRecording, json!({})),
+            ("finish recording this call".to_string(), StopRecording, json!({})),
+            ("start recording".to_string(), StartRecording, json!({"title": null})),
+            (
+                "Start a recording called Design review".to_string(),
+                StartRecording,
+                json!({"title": "Design review"}),
+            ),
+            (
+                "record this meeting as \"Budget sync\"".to_string(),
+                StartRecording,
+                json!({"title": "Budget sync"}),
+            ),
+            ("begin recording please".to_string(), StartRecording, json!({})),
+            ("add a marker".to_string(), AddMarker, json!({"label": null})),
+            ("bookmark this".to_string(), AddMarker, json!({})),
+            (
+                "mark this moment as \"pricing question\"".to_string(),
+                AddMarker,
+                json!({"label": "pricing question"}),
+            ),
+            (
+                "drop a marker labelled customer objection".to_string(),
+                AddMarker,
+                json!({"label": "customer objection"}),
+            ),
+            (
+                "regenerate the summary of the last meeting".to_string(),
+                RegenerateNotes,
+                json!({"meeting_id": "latest", "kind": "summary"}),
+            ),
+            (
+                format!("redo the action items of {ID}"),
+                RegenerateNotes,
+                json!({"meeting_id": ID, "kind": "action_items"}),
+            ),
+            (
+                "rewrite the notes with the standup template".to_string(),
+                RegenerateNotes,
+                json!({"kind": "custom", "template_id": "standup"}),
+            ),
+            (
+                "summarise the last meeting again".to_string(),
+                RegenerateNotes,
+                json!({"meeting_id": "latest"}),
+            ),
+            ("regenerate decisions".to_string(), RegenerateNotes, json!({"kind": "decisions"})),
+            (
+                "what are my open action items?".to_string(),
+                GetActionItems,
+                json!({"open_only": true, "meeting_id": null}),
+            ),
+            ("action items".to_string(), GetActionItems, json!({"open_only": null})),
+            (
+                "show me the to-dos from the last meeting".to_string(),
+                GetActionItems,
+                json!({"meeting_id": "latest"}),
+            ),
+            ("pending tasks".to_string(), GetActionItems, json!({"open_only": true})),
+            (
+                "who is doing what after the last call?".to_string(),
+                GetActionItems,
+                json!({"meeting_id": "latest"}),
+            ),
+            (format!("follow-ups from {ID}"), GetActionItems, json!({"meeting_id": ID})),
+            ("what are the next steps?".to_string(), GetActionItems, json!({})),
+            (
+                "transcript of the latest meeting".to_string(),
+                GetTranscript,
+                json!({"meeting_id": "latest", "format": null}),
+            ),
+            (
+                format!("get the transcript of {ID} as srt"),
+                GetTranscript,
+                json!({"meeting_id": ID, "format": "srt"}),
+            ),
+            (
+                "give me subtitles for the last recording".to_string(),
+                GetTranscript,
+                json!({"format": "srt"}),
+            ),
+            (
+                "what was said in the last meeting, word for word, in plain text".to_string(),
+                GetTranscript,
+                json!({"format": "txt"}),
+            ),
+            (
+                "transcript as json".to_string(),
+                GetTranscript,
+                json!({"format": "json", "meeting_id": "latest"}),
+            ),
+            (
+                "search for \"quarterly budget\"".to_string(),
+                SearchMeetings,
+                json!({"query": "\"quarterly budget\""}),
+            ),
+            ("find mentions of pricing".to_string(), SearchMeetings, json!({"query": "pricing"})),
+            (
+                "when did we talk about the launch date?".to_string(),
+                SearchMeetings,
+                json!({"query": "launch date"}),
+            ),
+            ("who mentioned the roadmap".to_string(), SearchMeetings, json!({"query": "roadmap"})),
+            ("look for hiring plan".to_string(), SearchMeetings, json!({"query": "hiring plan"})),
+            (
+                "kubernetes migration".to_string(),
+                SearchMeetings,
+                json!({"query": "kubernetes migration"}),
+            ),
+            (
+                "What did we decide about the office move?".to_string(),
+                SearchMeetings,
+                json!({"query": "office move"}),
+            ),
+            ("hello there".to_string(), SearchMeetings, json!({"query": "hello"})),
+            (format!("show meeting {ID}"), GetMeeting, json!({"meeting_id": ID})),
+            (
+                "summary of the last meeting".to_string(),
+                GetMeeting,
+                json!({"meeting_id": "latest"}),
+            ),
+            (
+                "what happened in the most recent call?".to_string(),
+                GetMeeting,
+                json!({"meeting_id": "latest"}),
+            ),
+            (ID.to_string(), GetMeeting, json!({"meeting_id": ID})),
+            ("list my meetings".to_string(), ListMeetings, json!({"from": null, "query": null})),
+            (
+                "what meetings did I have last week?".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 11, 9), "to": ms(2026, 11, 16)}),
+            ),
+            (
+                "meetings yesterday".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 11, 20), "to": ms(2026, 11, 21)}),
+            ),
+            (
+                "calls today".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 11, 21), "to": ms(2026, 11, 22)}),
+            ),
+            (
+                "meetings this month".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 11, 1), "to": ms(2026, 12, 1)}),
+            ),
+            (
+                "meetings from last month".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 10, 1), "to": ms(2026, 11, 1)}),
+            ),
+            (
+                "meetings in the last 10 days".to_string(),
+                ListMeetings,
+                json!({"from": now().timestamp_millis() - 10 * 86_400_000, "to": null}),
+            ),
+            (
+                "meetings about the budget last week".to_string(),
+                ListMeetings,
+                json!({"query": "budget", "from": ms(2026, 11, 9)}),
+            ),
+            (
+                "search my meetings this week".to_string(),
+                ListMeetings,
+                json!({"from": ms(2026, 11, 16), "to": ms(2026, 11, 23)}),
+            ),
+        ];
+        rows
+    }
+
+    #[test]
+    fn at_least_forty_phrasings_reach_their_skill_with_their_arguments() {
+        let table = table();
+        assert!(table.len() >= 40, "only {} phrasings", table.len());
+        let mut failures = Vec::new();
+        for (text, skill, expected) in &table {
+            let call = route(text, now());
+            if call.skill != *skill {
+                failures.push(format!(
+                    "{text:?}: {:?} instead of {skill:?} ({})",
+                    call.skill, call.args
+                ));
+                continue;
+            }
+            for (name, value) in expected.as_object().expect("object") {
+                let actual = call.args.get(name).cloned().unwrap_or(Value::Null);
+                if actual != *value {
+                    failures.push(format!("{text:?}: {name} = {actual} instead of {value}"));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "misrouted:\n{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn every_routed_call_passes_argument_checks() {
+        for (text, _, _) in table() {
+            let call = route(&text, now());
+            SkillCall::new(call.skill, call.args.clone())
+                .unwrap_or_else(|e| panic!("{text:?} gives bad arguments {}: {e}", call.args));
+        }
+    }
+}

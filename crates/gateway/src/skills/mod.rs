@@ -1,0 +1,309 @@
+//! The nine skills (MCP tools and A2A skills share them): what each one asks the
+//! local API, and the answer it gives back, written for a person, with the
+//! meetings and moments it used.
+
+mod actions;
+mod args;
+mod meetings;
+mod recording;
+pub mod text;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use recorder_client::{Client, ClientError};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+pub use args::parse_args;
+
+/// One skill of the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Skill {
+    ListMeetings,
+    GetMeeting,
+    GetTranscript,
+    SearchMeetings,
+    GetActionItems,
+    RegenerateNotes,
+    StartRecording,
+    StopRecording,
+    AddMarker,
+}
+
+impl Skill {
+    pub const ALL: [Skill; 9] = [
+        Skill::ListMeetings,
+        Skill::GetMeeting,
+        Skill::GetTranscript,
+        Skill::SearchMeetings,
+        Skill::GetActionItems,
+        Skill::RegenerateNotes,
+        Skill::StartRecording,
+        Skill::StopRecording,
+        Skill::AddMarker,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Skill::ListMeetings => "list_meetings",
+            Skill::GetMeeting => "get_meeting",
+            Skill::GetTranscript => "get_transcript",
+            Skill::SearchMeetings => "search_meetings",
+            Skill::GetActionItems => "get_action_items",
+            Skill::RegenerateNotes => "regenerate_notes",
+            Skill::StartRecording => "start_recording",
+            Skill::StopRecording => "stop_recording",
+            Skill::AddMarker => "add_marker",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Skill> {
+        Skill::ALL.into_iter().find(|skill| skill.name() == name)
+    }
+}
+
+/// A skill with its arguments (a JSON object, checked by [`SkillCall::new`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillCall {
+    pub skill: Skill,
+    pub args: Value,
+}
+
+impl SkillCall {
+    /// Checks `args` against the skill's arguments (`null` counts as `{}`).
+    pub fn new(skill: Skill, args: Value) -> Result<SkillCall, SkillError> {
+        let args = if args.is_null() { json!({}) } else { args };
+        parse_args(skill, &args)?;
+        Ok(SkillCall { skill, args })
+    }
+
+    /// A call named by a string, as agents send it.
+    pub fn named(name: &str, args: Value) -> Result<SkillCall, SkillError> {
+        let skill = Skill::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Skill::ALL.iter().map(|s| s.name()).collect();
+            SkillError::InvalidArguments(format!(
+                "unknown skill `{name}`; the skills are {}",
+                names.join(", ")
+            ))
+        })?;
+        SkillCall::new(skill, args)
+    }
+}
+
+/// A moment or meeting an answer used.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Timestamp {
+    pub meeting_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_ms: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<i64>,
+}
+
+/// The meetings and moments an answer was built from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Used {
+    pub meeting_ids: Vec<String>,
+    pub timestamps: Vec<Timestamp>,
+}
+
+impl Used {
+    pub fn meeting(&mut self, id: &str) {
+        if !self.meeting_ids.iter().any(|known| known == id) {
+            self.meeting_ids.push(id.to_string());
+        }
+    }
+
+    pub fn moment(&mut self, timestamp: Timestamp) {
+        self.meeting(&timestamp.meeting_id.clone());
+        self.timestamps.push(timestamp);
+    }
+}
+
+/// What a skill answers: text for a person, structured data for a program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub skill: Skill,
+    pub text: String,
+    /// A JSON object: the skill's result (MCP `structuredContent` adds `used`).
+    pub result: Value,
+    pub used: Used,
+}
+
+impl Answer {
+    /// The A2A data part: `{ skill, meeting_ids, timestamps }`.
+    pub fn data_part(&self) -> Value {
+        json!({
+            "skill": self.skill.name(),
+            "meeting_ids": self.used.meeting_ids,
+            "timestamps": self.used.timestamps,
+        })
+    }
+
+    /// MCP `structuredContent`: the result plus `skill`, `meeting_ids`, `timestamps`.
+    pub fn structured(&self) -> Value {
+        let mut object = match &self.result {
+            Value::Object(map) => map.clone(),
+            other => {
+                let mut map = serde_json::Map::new();
+                map.insert("result".into(), other.clone());
+                map
+            }
+        };
+        if let Value::Object(data) = self.data_part() {
+            object.extend(data);
+        }
+        Value::Object(object)
+    }
+}
+
+/// Which gate refused an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gate {
+    Plan,
+    Policy,
+    Setting,
+    State,
+}
+
+impl Gate {
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::Plan => "plan",
+            Gate::Policy => "policy",
+            Gate::Setting => "setting",
+            Gate::State => "state",
+        }
+    }
+}
+
+/// Why a skill gave no answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SkillError {
+    /// The service refused: Pro plan, managed policy, a setting, or the state
+    /// (already recording, nothing to stop, meeting busy).
+    #[error("{message}")]
+    Refused { gate: Gate, code: String, message: String },
+    /// The arguments do not fit the skill (unknown skill, wrong type, bad value).
+    #[error("{0}")]
+    InvalidArguments(String),
+    /// No such meeting.
+    #[error("{0}")]
+    NotFound(String),
+    /// The service is not running, or cannot do it now (no model installed).
+    #[error("{0}")]
+    Unavailable(String),
+    /// Anything else: the service answered something unexpected.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl SkillError {
+    /// A short machine-readable code (the service's `error.code` when it gave one).
+    pub fn code(&self) -> &str {
+        match self {
+            SkillError::Refused { code, .. } => code,
+            SkillError::InvalidArguments(_) => "invalid_arguments",
+            SkillError::NotFound(_) => "not_found",
+            SkillError::Unavailable(_) => "unavailable",
+            SkillError::Failed(_) => "failed",
+        }
+    }
+
+    /// `{ code, gate?, message }`, for MCP `structuredContent` of a tool error.
+    pub fn to_json(&self) -> Value {
+        let mut value = json!({ "code": self.code(), "message": self.to_string() });
+        if let SkillError::Refused { gate, .. } = self {
+            value["gate"] = json!(gate.name());
+        }
+        json!({ "error": value })
+    }
+
+    /// Turns a service error into the reason a person reads, prefixed by `doing`
+    /// ("Cannot start a recording").
+    pub fn from_client(doing: &str, error: ClientError) -> SkillError {
+        let (status, code, message) = match error {
+            ClientError::Api { status, code, message } => (status, code, message),
+            ClientError::Unreachable(_) | ClientError::NotLoopback(_) => {
+                return SkillError::Unavailable(error.to_string())
+            }
+            ClientError::Decode(detail) => {
+                return SkillError::Failed(format!("{doing}: unexpected answer: {detail}"))
+            }
+        };
+        let gate = match code.as_str() {
+            "pro_required" => Some(Gate::Plan),
+            "policy_denied" => Some(Gate::Policy),
+            "remote_start_disabled" => Some(Gate::Setting),
+            "already_recording" | "not_recording" | "meeting_busy" => Some(Gate::State),
+            _ => None,
+        };
+        let text = format!("{doing}: {}", refusal_text(&code, &message));
+        match (gate, status) {
+            (Some(gate), _) => SkillError::Refused { gate, code, message: text },
+            (None, 404) => SkillError::NotFound(text),
+            (None, 400) => SkillError::InvalidArguments(text),
+            (None, 503) => SkillError::Unavailable(text),
+            (None, _) => SkillError::Failed(text),
+        }
+    }
+}
+
+/// The service's message, with what the person can do about it.
+fn refusal_text(code: &str, message: &str) -> String {
+    let message = message.trim_end_matches('.');
+    match code {
+        "pro_required" => format!("{message}: agents can do this with Recorder Pro only."),
+        "remote_start_disabled" => format!(
+            "{message}: the person must turn on 'Allow agents to start recordings' \
+             (Settings, General) first."
+        ),
+        _ => format!("{message}."),
+    }
+}
+
+/// Runs skills; the A2A server and the MCP server hold one.
+pub trait SkillRunner: Send + Sync + 'static {
+    fn run(&self, call: SkillCall) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>>;
+}
+
+pub type SkillResult = Result<Answer, SkillError>;
+
+/// The skills, over the local API with `X-Recorder-Client: gateway`.
+#[derive(Clone)]
+pub struct Skills {
+    client: Client,
+}
+
+impl Skills {
+    /// `client` must already carry the gateway header.
+    pub fn new(client: Client) -> Skills {
+        Skills { client }
+    }
+
+    pub async fn call(&self, call: SkillCall) -> SkillResult {
+        let args = parse_args(call.skill, &call.args)?;
+        let client = &self.client;
+        match args {
+            args::Args::ListMeetings(args) => meetings::list(client, args).await,
+            args::Args::GetMeeting(args) => meetings::get(client, args).await,
+            args::Args::GetTranscript(args) => meetings::transcript(client, args).await,
+            args::Args::SearchMeetings(args) => meetings::search(client, args).await,
+            args::Args::GetActionItems(args) => actions::items(client, args).await,
+            args::Args::RegenerateNotes(args) => actions::regenerate(client, args).await,
+            args::Args::StartRecording(args) => recording::start(client, args).await,
+            args::Args::StopRecording => recording::stop(client).await,
+            args::Args::AddMarker(args) => recording::marker(client, args).await,
+        }
+    }
+}
+
+impl SkillRunner for Skills {
+    fn run(&self, call: SkillCall) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+        Box::pin(self.call(call))
+    }
+}
