@@ -199,8 +199,9 @@ impl Parts {
         None
     }
 
-    /// Closes the files (their last utterances go to the live transcriber,
-    /// which finishes its queue), then moves the meeting to `transcribing`.
+    /// Closes the files (their last utterances go to the live transcriber),
+    /// moves the meeting to `transcribing`, then lets the transcriber finish
+    /// its queue.
     fn conclude(self, live: Sender<Utterance>, mut error: Option<String>) {
         let Parts { state, meeting, control, capture, mic, sys, done, .. } = self;
         drop(capture); // devices stop; what they captured is still in the rings
@@ -217,7 +218,6 @@ impl Parts {
         for utterance in tail {
             let _ = live.send(utterance);
         }
-        drop(live);
         let message = error.map(|e| {
             format!("The recording stopped early: {e}. The audio captured until then was kept.")
         });
@@ -227,6 +227,10 @@ impl Parts {
             error: message.clone(),
         };
         hand_over(&state, &meeting.id, &end, message.as_deref());
+        // Only now may the live transcriber finish its queue: were it to finish
+        // first, the meeting would reach `summarising` before `transcribing` and
+        // `recording.stopped` would come after `meeting.updated`.
+        drop(live);
         state.recorder.concluded(&meeting.id);
         let _ = done.send(true);
     }
