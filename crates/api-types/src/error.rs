@@ -87,6 +87,14 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
+impl ErrorBody {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail { code: code.as_str().to_string(), message: message.into() },
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// Machine-readable code, e.g. `not_found`.

@@ -1,4 +1,4 @@
-//! Text rules shared by the store and the API.
+//! Text rules shared by the store, the API, export and the gateway.
 
 /// Private-use characters the search index uses to mark matches inside snippets.
 /// They are removed from every indexed text so no user text can forge a mark.
@@ -32,9 +32,31 @@ pub fn snippet_to_html(snippet: &str) -> String {
     escape_html(snippet).replace(MATCH_START, "<mark>").replace(MATCH_END, "</mark>")
 }
 
+/// A time within a meeting (an offset or a length): `mm:ss` under an hour,
+/// `hh:mm:ss` from an hour on; negative times count as zero.
+pub fn clock(ms: i64) -> String {
+    let seconds = ms.max(0) / 1000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h:02}:{m:02}:{s:02}")
+    } else {
+        format!("{m:02}:{s:02}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks_switch_to_hours_at_one_hour() {
+        assert_eq!(clock(0), "00:00");
+        assert_eq!(clock(65_900), "01:05");
+        assert_eq!(clock(3_599_999), "59:59");
+        assert_eq!(clock(3_600_000), "01:00:00");
+        assert_eq!(clock(3_723_000), "01:02:03");
+        assert_eq!(clock(-1), "00:00");
+    }
 
     #[test]
     fn snippet_marks_survive_and_markup_is_escaped() {

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use chrono::SecondsFormat;
+use recorder_domain::text::clock;
 
 use crate::{local_time, one_line, ExportMeeting, ExportNote};
 
@@ -169,18 +170,9 @@ fn markers(meeting: &ExportMeeting) -> Option<String> {
     for marker in markers {
         let label = one_line(&marker.label);
         let label = if label.is_empty() { "Marker".to_owned() } else { label };
-        let _ = writeln!(out, "- [{}] {label}", marker_time(marker.at_ms));
+        let _ = writeln!(out, "- [{}] {label}", clock(marker.at_ms));
     }
     (!out.is_empty()).then_some(out)
-}
-
-pub(crate) fn marker_time(ms: i64) -> String {
-    let seconds = ms.max(0) / 1000;
-    if seconds >= 3600 {
-        format!("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
-    } else {
-        format!("{:02}:{:02}", seconds / 60, seconds % 60)
-    }
 }
 
 /// `**Speaker** [mm:ss] text` paragraphs, exactly like the API's Markdown transcript
@@ -381,16 +373,6 @@ mod tests {
         assert_eq!(human_duration(5_000), "5s");
         assert_eq!(human_duration(0), "0s");
         assert_eq!(human_duration(-4_000), "0s");
-    }
-
-    #[test]
-    fn marker_times_switch_to_hours_at_one_hour() {
-        assert_eq!(marker_time(0), "00:00");
-        assert_eq!(marker_time(65_900), "01:05");
-        assert_eq!(marker_time(3_599_999), "59:59");
-        assert_eq!(marker_time(3_600_000), "01:00:00");
-        assert_eq!(marker_time(3_723_000), "01:02:03");
-        assert_eq!(marker_time(-1), "00:00");
     }
 
     #[test]

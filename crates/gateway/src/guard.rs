@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::hosts::{is_loopback_host, is_loopback_origin, is_web_origin};
-use recorder_api_types::{ErrorBody, ErrorCode, ErrorDetail};
+use recorder_api_types::{ErrorBody, ErrorCode};
 use subtle::ConstantTimeEq;
 
 /// The token every HTTP request must carry.
@@ -32,10 +32,7 @@ impl Token {
 /// An error in the local API's shape.
 pub fn error(code: ErrorCode, message: &str) -> Response {
     let status = StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let body = ErrorBody {
-        error: ErrorDetail { code: code.as_str().to_string(), message: message.to_string() },
-    };
-    let mut response = (status, Json(body)).into_response();
+    let mut response = (status, Json(ErrorBody::new(code, message))).into_response();
     if code == ErrorCode::Unauthorized {
         response.headers_mut().insert(WWW_AUTHENTICATE, "Bearer".parse().expect("static header"));
     }

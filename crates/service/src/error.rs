@@ -4,7 +4,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use recorder_api_types::{ErrorBody, ErrorCode, ErrorDetail};
+use recorder_api_types::{ErrorBody, ErrorCode};
 use recorder_domain::PolicyKey;
 use recorder_store::StoreError;
 
@@ -59,10 +59,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status =
             StatusCode::from_u16(self.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let body = ErrorBody {
-            error: ErrorDetail { code: self.code.as_str().to_string(), message: self.message },
-        };
-        let mut response = (status, Json(body)).into_response();
+        let mut response = (status, Json(ErrorBody::new(self.code, self.message))).into_response();
         if status == StatusCode::UNAUTHORIZED {
             response
                 .headers_mut()

@@ -36,14 +36,13 @@ pub async fn items(client: &Client, args: GetActionItems) -> SkillResult {
             .flatten()
             .filter(|item| !(open_only && item.done))
             .collect();
-        if args.meeting_id.is_some() {
+        // One named meeting is used even without items; across 30 days, only
+        // the meetings that gave items.
+        if args.meeting_id.is_some() || !items.is_empty() {
             used.moment(started(meeting));
         }
         if items.is_empty() {
             continue;
-        }
-        if args.meeting_id.is_none() {
-            used.moment(started(meeting));
         }
         text.push_str(&format!("\n\n{}", headline(meeting)));
         for item in items {

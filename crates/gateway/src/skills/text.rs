@@ -4,6 +4,7 @@
 use chrono::{DateTime, Local, NaiveDate, NaiveTime, TimeZone};
 
 use super::args::Moment;
+pub use recorder_domain::text::clock;
 
 /// `Fri 20 Nov 2026, 14:05` in the machine's time zone.
 pub fn date_time(ms: i64) -> String {
@@ -20,17 +21,6 @@ pub fn duration(ms: i64) -> String {
         s if s < 60 => format!("{s} s"),
         s if s < 3600 => format!("{} min", (s + 30) / 60),
         s => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
-    }
-}
-
-/// An offset into a meeting: `03:12` or `1:03:12`.
-pub fn clock(ms: i64) -> String {
-    let seconds = ms.max(0) / 1000;
-    let (h, m, s) = (seconds / 3600, (seconds % 3600) / 60, seconds % 60);
-    if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
-    } else {
-        format!("{m:02}:{s:02}")
     }
 }
 
@@ -108,12 +98,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations_and_clocks_read_naturally() {
+    fn durations_read_naturally() {
         assert_eq!(duration(45_000), "45 s");
         assert_eq!(duration(32 * 60_000), "32 min");
         assert_eq!(duration(65 * 60_000), "1 h 05 min");
-        assert_eq!(clock(192_000), "03:12");
-        assert_eq!(clock(3_792_000), "1:03:12");
     }
 
     #[test]

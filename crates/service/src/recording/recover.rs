@@ -67,7 +67,7 @@ fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64
     let duration_ms = (samples / 16) as i64;
     let message = format!(
         "The recording was cut off: the service stopped while recording. The {} of audio saved until then was recovered.",
-        clock_text(duration_ms)
+        recorder_domain::text::clock(duration_ms)
     );
     tracing::warn!(meeting_id = %meeting.id, duration_ms, "recovered an interrupted recording");
     let end = RecordingEnd {
@@ -76,15 +76,4 @@ fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64
         error: Some(message.clone()),
     };
     hand_over(state, &meeting.id, &end, Some(&message));
-}
-
-/// `1:05:09` or `4:07` (minutes and seconds).
-fn clock_text(ms: i64) -> String {
-    let seconds = ms / 1000;
-    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
-    } else {
-        format!("{m}:{s:02}")
-    }
 }
