@@ -4,9 +4,11 @@
 # the audio client libraries and a headless PipeWire for the capture tests,
 # ffmpeg (importing formats other than WAV), espeak-ng and sox (speech for the
 # transcription tests), curl, Python 3 with venv, and the Python test tools
-# (schemathesis; the MCP and A2A clients and pytest for the gateway) in .venv. Safe to run again: it skips what is there.
+# (schemathesis; the MCP and A2A clients and pytest for the gateway) in .venv,
+# Node's npm and Chromium for the web app, whose packages it installs and
+# which it builds (ui/dist, embedded by `recorder`). Safe to run again: it skips what is there.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
-# espeak-ng sox python`; capture uses Core Audio (nothing to install), and the
+# espeak-ng sox python node` (and Chromium for the browser tests); capture uses Core Audio (nothing to install), and the
 # sound-server tests are Linux-only. The Rust toolchain (rustup,
 # stable) must already be installed.
 set -euo pipefail
@@ -38,6 +40,8 @@ command -v wireplumber >/dev/null 2>&1 || need_apt+=(wireplumber)
 command -v pipewire-pulse >/dev/null 2>&1 || need_apt+=(pipewire-pulse)
 command -v paplay >/dev/null 2>&1 || need_apt+=(pulseaudio-utils)
 command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
+# The web app's browser tests drive Debian's Chromium (never a downloaded one).
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -63,4 +67,10 @@ if [ "$(cat .venv/.tools 2>/dev/null)" != "${python_tools[*]}" ]; then
   .venv/bin/pip install -q --disable-pip-version-check "${python_tools[@]}"
   echo "${python_tools[*]}" >.venv/.tools
 fi
+# The web app (ui/): packages from its lockfile, then the build that `recorder`
+# embeds (the service's build stops with a message when ui/dist is missing).
+if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  npm --prefix ui ci --no-audit --no-fund
+fi
+npm --prefix ui run build
 echo "setup: ready"

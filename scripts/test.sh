@@ -3,14 +3,19 @@
 # and Windows, the OpenAPI fuzz run (schemathesis) and
 # the whole test suite (unit, store, egress, tidy, and integration tests against a
 # real `recorder serve`, transcribing with the tiny.en test model), then the
-# gateway's end-to-end tests (pytest, scripts/gateway-tests.sh). Installs what
-# it needs first, including the test model (scripts/test-model.sh, cached).
+# gateway's end-to-end tests (pytest, scripts/gateway-tests.sh) and the web
+# app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh). Installs
+# what it needs first, including the test model (scripts/test-model.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo build --workspace --locked
+# The web app: its type check (svelte-check over the types generated from the
+# service's OpenAPI document) and lint.
+npm --prefix ui run check
+npm --prefix ui run lint
 scripts/check-targets.sh
 scripts/test-model.sh
 SCHEMATHESIS=.venv/bin/schemathesis ST_MAX_TIME="${ST_MAX_TIME:-90}" scripts/schemathesis.sh
@@ -24,9 +29,15 @@ status=${PIPESTATUS[0]}
 scripts/gateway-tests.sh 2>&1 | tee -a "$log"
 gateway_status=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$gateway_status
+# The web app in Debian's Chromium against real services (Playwright, axe-core;
+# screenshots of every page in target/ui-screenshots/).
+scripts/ui-tests.sh 2>&1 | tee -a "$log"
+ui_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$ui_status
 set -e
 # One closing line with the totals of every test binary.
-# (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", is added in.)
-grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
+# (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", and Playwright's
+# "  12 passed (40.1s)" / "  1 failed" lines are added in.)
+grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s|^ +[0-9]+ (passed|failed)( \([0-9.]+m?s\))?$' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
   END { printf "tests: %d passed, %d failed\n", p, f }'
 exit "$status"

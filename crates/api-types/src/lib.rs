@@ -5,6 +5,7 @@
 //! publishes them at `GET /v1/openapi.json`.
 
 mod error;
+mod events;
 pub mod hosts;
 mod meeting;
 mod misc;
@@ -12,6 +13,7 @@ mod models;
 mod person;
 
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
+pub use events::*;
 pub use meeting::*;
 pub use misc::*;
 pub use models::*;

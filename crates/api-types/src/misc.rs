@@ -45,7 +45,7 @@ pub struct PromptReply {
 }
 
 /// The pending prompt, as carried by `prompt.shown`.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Prompt {
     pub prompt_id: String,
     pub source_app: String,

@@ -76,3 +76,21 @@ pub struct ModelRemoval {
     /// The files removed from `models/`.
     pub removed: Vec<String>,
 }
+
+/// `POST /ui/models/add`: install a whisper.cpp ggml file from this computer.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelAddRequest {
+    /// Absolute, or starting with `~/`.
+    pub path: String,
+    /// The model's name (default: from the file's name, without `ggml-`).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// 201: the model was copied into the data folder's `models/`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModelAdded {
+    pub model: String,
+    pub file_name: String,
+}

@@ -15,7 +15,7 @@ pub struct PromptAnswerRequest {
     pub answer: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PromptAnswer {
     pub prompt_id: String,
     pub accepted: bool,
@@ -82,4 +82,19 @@ pub struct PersonStartRequest {
     pub source_app: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
+}
+
+/// `GET /ui/license`: the plan in force and, with Pro, whose licence it is.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LicenseInfo {
+    /// `free` or `pro`.
+    pub plan: String,
+    pub licensee: Option<String>,
+    pub expires_at: Option<i64>,
+}
+
+/// `GET /ui/prompts`: the record prompts waiting for an answer, oldest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PendingPrompts {
+    pub prompts: Vec<crate::Prompt>,
 }

@@ -47,6 +47,8 @@ pub struct ChannelChain {
     mono: Vec<f32>,
     resampled: Vec<f32>,
     chunks: Vec<SpeechChunk>,
+    /// Highest absolute sample recorded since [`ChannelChain::take_peak`].
+    peak: f32,
 }
 
 impl ChannelChain {
@@ -62,6 +64,7 @@ impl ChannelChain {
             mono: Vec::new(),
             resampled: Vec::new(),
             chunks: Vec::new(),
+            peak: 0.0,
         }
     }
 
@@ -72,6 +75,11 @@ impl ChannelChain {
     /// Length of the channel's recorded audio, in ms.
     pub fn recorded_ms(&self) -> i64 {
         (self.journal.samples() / 16) as i64
+    }
+
+    /// The loudest sample recorded since the last call (0 while paused).
+    pub fn take_peak(&mut self) -> f32 {
+        std::mem::take(&mut self.peak)
     }
 
     /// Where the utterance not cut yet began, in ms; `None` between utterances.
@@ -167,6 +175,7 @@ impl ChannelChain {
             return Ok(());
         }
         self.journal.append(block)?;
+        self.peak = block.iter().fold(self.peak, |peak, sample| peak.max(sample.abs()));
         self.chunker.push(block, &mut self.chunks);
         self.emit(out);
         Ok(())

@@ -210,7 +210,9 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Search(args) => search(&connect(&context, Channel::Api)?, args).await,
-        Command::Import(args) => crate::import::run(&connect(&context, Channel::Api)?, args).await,
+        Command::Import(args) => {
+            crate::import::run(&connect(&context, Channel::Person)?, args).await
+        }
         Command::Pair(flag) => pair(&connect(&context, Channel::Person)?, flag.json).await,
         Command::Pairings(sub) => pairings(&connect(&context, Channel::Person)?, sub).await,
         Command::Open(args) => open(&connect(&context, Channel::Person)?, args.print).await,

@@ -1,5 +1,7 @@
 //! `recorder import FILE`: queue an audio file for transcription and, with
-//! `--wait`, follow it to the end with a progress bar.
+//! `--wait`, follow it to the end with a progress bar. The person's own action,
+//! so it goes through the person's channel (`/ui/import`, `ui_token`) and needs
+//! no 'Allow remote start'.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,9 +32,9 @@ pub struct ImportArgs {
 pub async fn run(client: &Client, args: ImportArgs) -> Result<(), Failure> {
     let path = absolute(&args.file)?;
     // Listen before asking, so no event of this import is missed.
-    let events = if args.wait { Some(client.events().await?) } else { None };
+    let events = if args.wait { Some(client.person_events().await?) } else { None };
     let body = json!({ "path": path, "title": args.title });
-    let meeting: Meeting = client.post("/v1/import", &body).await?;
+    let meeting: Meeting = client.post("/ui/import", &body).await?;
     let meeting = match events {
         Some(events) => follow(client, events, &meeting.id).await?,
         None => meeting,
@@ -91,5 +93,5 @@ async fn follow(client: &Client, mut events: EventStream, id: &str) -> Result<Me
         }
     }
     bar.finish_and_clear();
-    Ok(client.meeting(id).await?)
+    Ok(client.get(&format!("/ui/meetings/{id}"), &[]).await?)
 }

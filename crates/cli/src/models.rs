@@ -2,6 +2,7 @@
 //! service downloads it; a progress bar follows), add a local ggml file, convert
 //! a CTranslate2 model, choose the active model, remove one.
 
+use recorder_settings::copy_atomically;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -220,14 +221,8 @@ fn usage(message: String) -> Failure {
     Failure::usage(message)
 }
 
-/// A name for a file: its stem without `ggml-`, other characters made `-`.
 fn name_from(text: &str) -> String {
-    let text = text.strip_prefix("ggml-").unwrap_or(text);
-    let cleaned: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
-        .collect();
-    cleaned.trim_start_matches(['.', '-']).chars().take(100).collect()
+    catalogue::name_from_stem(text)
 }
 
 /// Where a model named `name` is installed; refuses to replace one without `force`.
@@ -294,21 +289,6 @@ fn check_ggml(path: &Path) -> Result<(), Failure> {
         )));
     }
     Ok(())
-}
-
-/// Copies through a temporary file in the destination's folder, then renames, so
-/// a model file is never seen half-written.
-fn copy_atomically(source: &Path, destination: &Path) -> std::io::Result<()> {
-    let folder = destination.parent().unwrap_or(Path::new("."));
-    let name = destination.file_name().and_then(|name| name.to_str()).unwrap_or("model");
-    let temporary = folder.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = std::fs::copy(source, &temporary)
-        .and_then(|_| std::fs::File::open(&temporary)?.sync_all())
-        .and_then(|()| std::fs::rename(&temporary, destination));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
 }
 
 async fn import_ct2(

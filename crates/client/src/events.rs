@@ -1,4 +1,4 @@
-//! The service's event stream (`GET /v1/events`, Server-Sent Events) as a
+//! The service's event stream (`GET /v1/events` or `/ui/events`, Server-Sent Events) as a
 //! sequence of `(type, data)` pairs, for commands that follow progress.
 
 use serde_json::Value;
@@ -21,7 +21,16 @@ pub struct EventStream {
 impl Client {
     /// Opens the event stream; only events emitted from now on arrive.
     pub async fn events(&self) -> ClientResult<EventStream> {
-        let request = self.request(reqwest::Method::GET, "/v1/events");
+        self.events_at("/v1/events").await
+    }
+
+    /// The same stream on the person's channel (`/ui/events`, with `ui_token`).
+    pub async fn person_events(&self) -> ClientResult<EventStream> {
+        self.events_at("/ui/events").await
+    }
+
+    async fn events_at(&self, path: &str) -> ClientResult<EventStream> {
+        let request = self.request(reqwest::Method::GET, path);
         let response = self.send(request).await?;
         Ok(EventStream { response, buffer: String::new() })
     }

@@ -5,8 +5,8 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use recorder_api_types::EventEnvelope;
-use serde_json::Value;
+use recorder_api_types::Event;
+use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::clock::now_ms;
@@ -17,8 +17,16 @@ const KEPT: usize = 1024;
 #[derive(Debug)]
 pub struct StoredEvent {
     pub id: u64,
-    pub kind: String,
+    pub kind: &'static str,
     pub json: String,
+}
+
+/// `{type, data, at}`: the event's own two fields, then when it happened.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    #[serde(flatten)]
+    event: &'a Event,
+    at: i64,
 }
 
 pub struct EventBus {
@@ -50,9 +58,9 @@ impl EventBus {
         }
     }
 
-    pub fn emit(&self, kind: &str, data: Value) {
-        let envelope = EventEnvelope { kind: kind.to_string(), data, at: now_ms() };
-        let json = match serde_json::to_string(&envelope) {
+    pub fn emit(&self, event: Event) {
+        let kind = event.kind();
+        let json = match serde_json::to_string(&Envelope { event: &event, at: now_ms() }) {
             Ok(json) => json,
             Err(error) => {
                 tracing::error!(%error, kind, "event could not be serialized");
@@ -60,7 +68,7 @@ impl EventBus {
             }
         };
         let mut ring = self.lock();
-        let event = Arc::new(StoredEvent { id: ring.next_id, kind: kind.to_string(), json });
+        let event = Arc::new(StoredEvent { id: ring.next_id, kind, json });
         ring.next_id += 1;
         if ring.kept.len() == KEPT {
             ring.kept.pop_front();
@@ -86,6 +94,18 @@ impl EventBus {
     }
 }
 
+/// `segment.new` for a segment just saved.
+pub fn segment_new(meeting_id: &str, speaker: &str, segment: &recorder_store::NewSegment) -> Event {
+    Event::SegmentNew(recorder_api_types::LiveSegment {
+        meeting_id: meeting_id.to_owned(),
+        speaker: speaker.to_owned(),
+        channel: segment.channel.as_str().to_owned(),
+        start_ms: segment.start_ms,
+        end_ms: segment.end_ms,
+        text: segment.text.clone(),
+    })
+}
+
 impl Default for EventBus {
     fn default() -> Self {
         Self::new()
@@ -95,23 +115,29 @@ impl Default for EventBus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use recorder_api_types::{Empty, ModelRef};
+
+    fn model(name: &str) -> Event {
+        Event::ModelsLoaded(ModelRef { model: name.into() })
+    }
 
     #[test]
     fn replay_returns_newer_events_and_live_follows() {
         let bus = EventBus::new();
-        bus.emit("a", json!({}));
-        bus.emit("b", json!({}));
+        bus.emit(model("a"));
+        bus.emit(Event::PairCompleted(Empty {}));
         let first = bus.subscribe(None).replay.len();
         assert_eq!(first, 0, "no Last-Event-ID: nothing replayed");
         let all = bus.subscribe(Some(0));
         assert_eq!(all.replay.len(), 2);
         let after_a = bus.subscribe(Some(all.replay[0].id));
-        assert_eq!(after_a.replay.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(), ["b"]);
+        assert_eq!(after_a.replay.iter().map(|e| e.kind).collect::<Vec<_>>(), ["pair.completed"]);
         let mut live = after_a.live;
-        bus.emit("c", json!({"x": 1}));
+        bus.emit(model("c"));
         let received = live.try_recv().expect("live event");
-        assert_eq!(received.kind, "c");
+        assert_eq!(received.kind, "models.loaded");
+        assert!(received.json.contains(r#""data":{"model":"c"}"#), "{}", received.json);
+        assert!(received.json.contains(r#""at":"#), "{}", received.json);
         assert!(received.id > all.replay[1].id);
     }
 
@@ -119,7 +145,7 @@ mod tests {
     fn only_the_last_1024_are_kept() {
         let bus = EventBus::new();
         for _ in 0..1100 {
-            bus.emit("x", json!({}));
+            bus.emit(model("x"));
         }
         assert_eq!(bus.subscribe(Some(0)).replay.len(), KEPT);
     }

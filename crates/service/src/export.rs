@@ -110,10 +110,10 @@ pub fn after_ready(state: &AppState, id: &str) {
         Ok(path) => tracing::info!(meeting_id = id, path = %path.display(), "exported Markdown"),
         Err(error) => {
             tracing::warn!(meeting_id = id, error = %error.message, "automatic export failed");
-            state.events.emit(
-                "error",
-                serde_json::json!({ "message": format!("automatic Markdown export failed: {}", error.message) }),
-            );
+            state.events.emit(recorder_api_types::Event::error(
+                format!("automatic Markdown export failed: {}", error.message),
+                Some(id.to_owned()),
+            ));
         }
     }
 }

@@ -3,6 +3,7 @@
 //! refresh, prompt expiry). `recorder serve` calls [`Service::bind`] then
 //! [`Service::serve`].
 
+mod assets;
 mod clock;
 mod convert;
 mod error;

@@ -94,6 +94,11 @@ impl LicenseState {
         *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(payload);
     }
 
+    /// The installed licence, expired or not.
+    pub fn current(&self) -> Option<LicensePayload> {
+        self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     pub fn plan(&self, now: i64) -> Plan {
         let current = self.current.read().unwrap_or_else(|p| p.into_inner());
         match current.as_ref() {

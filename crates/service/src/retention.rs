@@ -3,11 +3,11 @@
 //! MaxRetentionDays (the effective settings). Runs at start-up, every hour, and
 //! soon after the retention settings change. Starred meetings are never deleted.
 
+use recorder_api_types::{Event, MeetingRef};
 use std::time::Duration;
 
 use recorder_settings::Settings;
 use recorder_store::RetentionCutoffs;
-use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::clock::now_ms;
@@ -103,7 +103,7 @@ async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
     }
     crate::handlers::meetings::remove_audio(state, id).await;
     tracing::info!(meeting_id = id, "retention: deleted a meeting older than its retention");
-    state.events.emit("meeting.deleted", json!({ "meeting_id": id }));
+    state.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id.to_owned() }));
     true
 }
 
@@ -118,7 +118,7 @@ async fn remove_audio(state: &AppState, id: &str, now: i64) -> bool {
         return false;
     }
     tracing::info!(meeting_id = id, "retention: removed audio older than its retention");
-    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
+    state.events.emit(Event::meeting_changed(id));
     true
 }
 
@@ -136,6 +136,7 @@ async fn blocking<T: Send + 'static>(
 mod tests {
     use super::*;
     use recorder_settings::SettingsDocument;
+    use serde_json::json;
 
     #[test]
     fn cutoffs_count_whole_days_back_from_now() {

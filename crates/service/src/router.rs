@@ -1,12 +1,13 @@
 //! Every route of the service, in one place. `/v1` routes are registered together
 //! with their OpenAPI description (utoipa-axum), so the published document cannot
-//! miss a route; `/ui` routes belong to the person's channel and are not published.
+//! miss a route; `/ui` routes belong to the person's channel and are not published
+//! (their shapes are, as components). Everything else is the web app (`assets`).
 
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
-use axum::routing::{delete, get, post, put};
+use axum::routing::{delete, get, patch, post, put};
 use axum::{Extension, Router};
 use recorder_api_types::ErrorCode;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -14,11 +15,12 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::assets;
 use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
 use crate::handlers::{
-    ai, audio, events, export, meetings, models, pair, person, recording, search, system,
-    transcript,
+    ai, audio, diagnostics, events, export, imports, meetings, models, pair, person, recording,
+    search, system, transcript,
 };
 use crate::state::AppState;
 
@@ -29,7 +31,17 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 #[openapi(
     info(title = "recorder local API", description = "Loopback API of the recorder service. Every route but /v1/pair needs `Authorization: Bearer <api_token>`."),
     modifiers(&BearerScheme),
-    components(schemas(recorder_api_types::TranscriptFormat)),
+    components(schemas(
+        recorder_api_types::TranscriptFormat, recorder_api_types::Event,
+        recorder_api_types::EventEnvelope, recorder_api_types::PendingPrompts,
+        recorder_api_types::PromptAnswer, recorder_api_types::PromptAnswerRequest,
+        recorder_api_types::PairingCode, recorder_api_types::Pairings,
+        recorder_api_types::LicenseInfo, recorder_api_types::LicenseRequest,
+        recorder_api_types::PlanReply, recorder_api_types::PauseReply,
+        recorder_api_types::ModelList, recorder_api_types::ModelInstallReply,
+        recorder_api_types::LoginLink, recorder_api_types::ModelAddRequest,
+        recorder_api_types::ModelAdded,
+    )),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
 )]
 struct ApiDoc;
@@ -83,18 +95,21 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
 }
 
 /// The person's channel.
-fn person_routes() -> Router<AppState> {
+fn person_routes(state: &AppState) -> Router<AppState> {
+    let pro = from_fn_with_state((state.clone(), Requirement::PRO), gates::enforce);
     Router::new()
         .route("/ui/login-links", post(person::login_link))
         .route("/ui/login", get(person::login))
+        .route("/ui/prompts", get(person::pending_prompts))
         .route("/ui/prompts/{prompt_id}/answer", post(person::answer_prompt))
         .route("/ui/settings", get(person::get_settings).patch(person::patch_settings))
         .route("/ui/pairing-code", post(person::pairing_code))
         .route("/ui/pairings", get(person::list_pairings))
         .route("/ui/pairings/{id}", delete(person::revoke_pairing))
-        .route("/ui/license", post(person::install_license))
+        .route("/ui/license", get(person::license_info).post(person::install_license))
         .route("/ui/models", get(models::list_models))
         .route("/ui/models/install", post(models::install_model))
+        .route("/ui/models/add", post(models::add_model))
         .route("/ui/models/{name}", delete(models::remove_model))
         .route("/ui/recording/start", post(person::start_recording))
         .route("/ui/recording/stop", post(person::stop_recording))
@@ -106,25 +121,41 @@ fn person_routes() -> Router<AppState> {
         .route("/ui/meetings/{id}/audio", get(audio::audio_info))
         .route("/ui/meetings/{id}/audio/reveal", post(audio::reveal))
         .route("/ui/meetings/{id}/audio/{channel}", get(audio::play))
-        .route("/", get(person::home))
+        .route("/ui/logs", get(diagnostics::logs))
+        .route("/ui/import", post(recording::import))
+        .route("/ui/imports", post(imports::upload).layer(DefaultBodyLimit::disable()))
+        // The app's reads and edits: the `/v1` handlers, for the person's session.
+        .route("/ui/health", get(system::health))
+        .route("/ui/events", get(events::events))
+        .route("/ui/meetings", get(meetings::list_meetings))
+        .route(
+            "/ui/meetings/{id}",
+            get(meetings::get_meeting)
+                .patch(meetings::patch_meeting)
+                .delete(meetings::delete_meeting),
+        )
+        .route("/ui/meetings/{id}/transcript", get(transcript::get_transcript))
+        .route("/ui/meetings/{id}/action_items/{item_id}", patch(meetings::patch_action_item))
+        .route("/ui/meetings/{id}/notes", post(recording::regenerate_notes).route_layer(pro))
+        .route("/ui/recording/marker", post(recording::marker))
+        .route("/ui/search", get(search::search))
+        .route("/ui/ledger", get(system::ledger))
+        .route("/ui/policy", get(system::policy))
+        .route("/ui/settings/effective", get(system::settings))
 }
 
 /// The whole application: Host check, then authentication, then the routes.
 pub fn app(state: AppState) -> Router {
     let (api, document) = api(&state);
     let document = serde_json::to_value(&document).unwrap_or_default();
-    api.merge(person_routes())
-        .fallback(not_found)
+    api.merge(person_routes(&state))
+        .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(Extension(Arc::new(document)))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn_with_state(state.clone(), auth::authenticate))
         .layer(from_fn(host::check_host))
         .with_state(state)
-}
-
-async fn not_found() -> ApiError {
-    ApiError::new(ErrorCode::NotFound, "no such route")
 }
 
 async fn method_not_allowed() -> ApiError {

@@ -1,8 +1,7 @@
 //! Background components. Each runs until the shared shutdown token is cancelled.
 
+use recorder_api_types::{Event, PromptAnswer};
 use std::time::Duration;
-
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::state::AppState;
@@ -27,10 +26,12 @@ pub async fn expire_prompts(state: AppState) {
         match expired {
             Ok(Ok(prompts)) => {
                 for prompt in prompts {
-                    state.events.emit(
-                        "prompt.answered",
-                        json!({ "prompt_id": prompt.id, "accepted": false, "answer": "expired" }),
-                    );
+                    state.events.emit(Event::PromptAnswered(PromptAnswer {
+                        prompt_id: prompt.id,
+                        accepted: false,
+                        answer: "expired".into(),
+                        meeting_id: None,
+                    }));
                 }
             }
             Ok(Err(error)) => tracing::error!(%error, "could not expire prompts"),

@@ -102,6 +102,21 @@ impl DataDir {
     }
 }
 
+/// Copies `source` to `destination` through a temporary file in the destination's
+/// folder, fsyncs, then renames, so the file is never seen half-written.
+pub fn copy_atomically(source: &Path, destination: &Path) -> std::io::Result<()> {
+    let folder = destination.parent().unwrap_or(Path::new("."));
+    let name = destination.file_name().and_then(|name| name.to_str()).unwrap_or("file");
+    let temporary = folder.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = fs::copy(source, &temporary)
+        .and_then(|_| fs::File::open(&temporary)?.sync_all())
+        .and_then(|()| fs::rename(&temporary, destination));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
 /// Writes through a temporary file in the same folder, fsyncs, then renames.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));

@@ -10,7 +10,7 @@ mod effective;
 mod environment;
 mod policy_source;
 
-pub use data_dir::{DataDir, DataDirError};
+pub use data_dir::{copy_atomically, DataDir, DataDirError};
 pub use document::{
     configured_api_port, defaults, literal_loopback, Settings, SettingsDocument, SettingsError,
 };

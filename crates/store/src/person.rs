@@ -120,6 +120,20 @@ impl crate::Store {
         })
     }
 
+    /// The prompts still waiting for an answer, oldest first.
+    pub fn pending_prompts(&self, now: i64) -> StoreResult<Vec<PromptRecord>> {
+        self.read(|db| {
+            db.prepare_cached(&format!(
+                "SELECT {PROMPT_COLUMNS} FROM prompts WHERE state = 'pending' AND expires_at > ?1 \
+                 ORDER BY created_at, id"
+            ))?
+            .query_map([now], read_prompt)?
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .collect()
+        })
+    }
+
     /// Moves every pending prompt whose time is up to `expired` and returns them.
     /// Checks on a reader first, so the usual case (nothing due) never writes.
     pub fn expire_prompts(&self, now: i64) -> StoreResult<Vec<PromptRecord>> {

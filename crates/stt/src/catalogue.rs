@@ -255,6 +255,16 @@ pub fn is_valid_name(name: &str) -> bool {
 pub const GGML_MAGIC: u32 = 0x6767_6d6c;
 
 /// Whether `header` (the first bytes of a file) starts with the ggml magic.
+/// A model name for a file: its stem without `ggml-`, other characters made `-`.
+pub fn name_from_stem(stem: &str) -> String {
+    let text = stem.strip_prefix("ggml-").unwrap_or(stem);
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
+        .collect();
+    cleaned.trim_start_matches(['.', '-']).chars().take(100).collect()
+}
+
 pub fn is_ggml_file(header: &[u8]) -> bool {
     header.get(..4).and_then(|bytes| <[u8; 4]>::try_from(bytes).ok()).map(u32::from_le_bytes)
         == Some(GGML_MAGIC)

@@ -24,7 +24,17 @@ pub async fn open(
     service: &TestService,
     last_event_id: Option<&str>,
 ) -> tokio::sync::mpsc::UnboundedReceiver<Frame> {
-    let mut request = http().get(service.url("/v1/events")).bearer_auth(&service.api_token);
+    open_at(service, "/v1/events", &service.api_token, last_event_id).await
+}
+
+/// Opens an event stream at `path` (`/v1/events` or `/ui/events`) with `token`.
+pub async fn open_at(
+    service: &TestService,
+    path: &str,
+    token: &str,
+    last_event_id: Option<&str>,
+) -> tokio::sync::mpsc::UnboundedReceiver<Frame> {
+    let mut request = http().get(service.url(path)).bearer_auth(token);
     if let Some(id) = last_event_id {
         request = request.header("last-event-id", id);
     }

@@ -73,9 +73,11 @@ async fn speech_in_every_layout_becomes_a_ready_meeting_with_notes_and_action_it
         ("meeting.ogg", Layout::Ogg),
     ];
     let mut ids = Vec::new();
+    let mut before = std::collections::HashMap::new();
     for (name, layout) in layouts {
         let path = temp_file(&service, name);
         speech::speak(SCRIPT, &path, layout);
+        before.insert(name, std::fs::read(&path).expect("the file"));
         ids.push((name, import(&service, &path).await));
     }
     for (name, id) in ids {
@@ -85,6 +87,14 @@ async fn speech_in_every_layout_becomes_a_ready_meeting_with_notes_and_action_it
         assert_eq!(meeting["language"], "en");
         let duration = meeting["duration_ms"].as_i64().unwrap_or(0);
         assert!((10_000..25_000).contains(&duration), "{name}: duration {duration}");
+        // Every format plays in the app: a 16 kHz mono copy as long as the meeting.
+        let copy = service.data_dir().join("meetings").join(&id).join("sys.wav");
+        let reader = hound::WavReader::open(&copy).expect("a playback copy");
+        assert_eq!((reader.spec().sample_rate, reader.spec().channels), (16_000, 1), "{name}");
+        let copy_ms = i64::from(reader.duration()) / 16;
+        assert!((copy_ms - duration).abs() <= 100, "{name}: copy {copy_ms} ms, meeting {duration}");
+        let original = std::fs::read(temp_file(&service, name)).expect("the original");
+        assert_eq!(original, before[name], "{name}: the imported file is untouched");
         let text = transcript_text(&service, &id).await;
         for word in ["budget", "report", "finance", "friday", "design document", "blue design"] {
             assert!(text.contains(word), "{name}: {word:?} missing from {text}");
@@ -320,7 +330,7 @@ async fn two_hours_of_silence_give_no_text_in_bounded_memory() {
     assert!(peak_mib < 400.0, "peak memory {peak_mib} MiB: the file must be streamed, not loaded");
 }
 
-fn peak_rss_mib(service: &TestService) -> f64 {
+pub fn peak_rss_mib(service: &TestService) -> f64 {
     let pid = service.pid();
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
     let kib: f64 = status
@@ -381,7 +391,14 @@ async fn notes_can_be_regenerated_and_keep_done_items() {
 
 #[tokio::test]
 async fn cli_import_waits_until_ready_and_names_the_meeting() {
-    let service = start_with_model();
+    // The person's own import: no 'Allow remote start' needed.
+    let service = TestService::start(
+        BIN,
+        Options {
+            env: vec![("RECORDER_MODEL_PATH".into(), speech::test_model().display().to_string())],
+            ..Options::default()
+        },
+    );
     let folder = service.folder.path().to_path_buf();
     let output = tokio::task::spawn_blocking(move || {
         let jfk = speech::jfk_wav();

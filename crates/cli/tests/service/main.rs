@@ -3,6 +3,7 @@
 //! up a bad request for us).
 
 mod ai_keys;
+mod app;
 mod audio;
 mod capture;
 mod cli;

@@ -1,10 +1,10 @@
 //! The person's channel: login links and cookies, prompts, settings, licences.
 
-use recorder_test_support::{dev_license, http};
+use recorder_test_support::{dev_license, http, seed, Options, SeedMeeting, TestService};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::{call, call_with, get, set_settings, start};
+use crate::{call, call_with, get, set_settings, start, BIN};
 
 #[tokio::test]
 async fn login_links_give_a_strict_http_only_session_once() {
@@ -26,6 +26,12 @@ async fn login_links_give_a_strict_http_only_session_once() {
     assert_eq!(settings.status, 200, "{}", settings.text);
     let again = http().get(&url).send().await.expect("second use");
     assert_eq!(again.status(), 401, "single use");
+    let in_a_browser =
+        http().get(&url).header("accept", "text/html").send().await.expect("browser");
+    assert_eq!(in_a_browser.status(), 401);
+    assert!(in_a_browser.headers()["content-security-policy"].to_str().is_ok());
+    let page = in_a_browser.text().await.expect("page");
+    assert!(page.contains("recorder open") && page.contains("<h1>"), "{page}");
     call_with(Method::GET, &service.url("/v1/health"), None, None, &[("cookie", &session)])
         .await
         .expect_error(401, "unauthorized");
@@ -168,11 +174,15 @@ async fn licences_are_verified_installed_and_kept() {
 
 #[tokio::test]
 async fn the_home_page_shows_nothing_private() {
-    let service = start();
+    let service = TestService::start_with(BIN, Options::default(), |dir| {
+        seed(dir, &[SeedMeeting::ready("Secret merger talks", 1_700_000_000_000, &["Hush."])]);
+    });
     let page = call(Method::GET, &service.url("/"), None, None).await;
     assert_eq!(page.status, 200);
-    assert!(page.text.contains("recorder open"));
-    assert!(!page.text.contains(&service.api_token));
+    assert!(page.text.contains("recorder open"), "said without script too: {}", page.text);
+    for secret in [service.api_token.as_str(), service.ui_token.as_str(), "Secret merger", "Hush"] {
+        assert!(!page.text.contains(secret), "{secret} in {}", page.text);
+    }
 }
 
 #[tokio::test]

@@ -488,3 +488,41 @@ async fn managed_auto_record_list_means_every_prompt_asks() {
     assert_eq!(effective["recording"]["auto_record_apps"]["value"], json!([]), "{effective}");
     person(&service, "/ui/recording/stop", None).await;
 }
+
+#[tokio::test]
+async fn levels_follow_both_channels_and_a_silent_other_side_is_reported() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    speech::speak_padded(MIC_LINE, &mic, 1.0, 36.0);
+    speech::silence(&sys, 45);
+    let service = TestService::start(BIN, recording_options(&mic, &sys, 4.0));
+    let mut stream = open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", Some(json!({"title": "Levels"}))).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    let seen =
+        events_until(&mut stream, |kind, _| kind == "recording.channel", Duration::from_secs(90))
+            .await;
+    let levels: Vec<&Value> =
+        seen.iter().filter(|(kind, _)| kind == "recording.levels").map(|(_, d)| d).collect();
+    // 30 s of audio at 4× is 7.5 s: about thirty reports at four a second.
+    assert!(levels.len() >= 10, "levels while recording: {}", levels.len());
+    for level in &levels {
+        assert_eq!(level["meeting_id"], id.as_str());
+        for channel in ["mic", "sys"] {
+            let db = level[channel].as_f64().expect("a number");
+            assert!((-100.0..=0.0).contains(&db), "{level}");
+        }
+        assert_eq!(level["sys"], -100.0, "the other side is digital silence: {level}");
+    }
+    assert!(levels.iter().any(|l| l["mic"].as_f64().unwrap_or(-100.0) > -40.0), "speech heard");
+    let (_, warning) = seen.last().expect("the channel event");
+    assert_eq!(warning["meeting_id"], id.as_str());
+    assert_eq!(warning["channel"], "sys");
+    assert_eq!(warning["state"], "silent");
+    let message = warning["message"].as_str().unwrap_or_default();
+    assert!(message.contains("other side") && message.contains("30 s"), "{warning}");
+    assert_eq!(count(&seen, "recording.channel"), 1, "the microphone had sound: {seen:?}");
+    let stopped = person(&service, "/ui/recording/stop", None).await;
+    assert_eq!(stopped.status, 200, "{}", stopped.text);
+}

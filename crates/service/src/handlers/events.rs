@@ -56,5 +56,5 @@ pub async fn events(
 }
 
 fn to_sse(event: Arc<StoredEvent>) -> Event {
-    Event::default().id(event.id.to_string()).event(event.kind.clone()).data(event.json.clone())
+    Event::default().id(event.id.to_string()).event(event.kind).data(event.json.clone())
 }

@@ -4,11 +4,11 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
-    ActionItem, ActionItemPatch, ErrorBody, ErrorCode, Meeting, MeetingList, MeetingPatch,
+    ActionItem, ActionItemPatch, ErrorBody, ErrorCode, Event, Meeting, MeetingList, MeetingPatch,
+    MeetingRef,
 };
 use recorder_domain::parse_id;
 use recorder_store::{ListQuery, MeetingChanges};
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::convert;
@@ -137,7 +137,7 @@ pub async fn patch_meeting(
                 .map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
-    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
+    state.events.emit(Event::meeting_changed(id.clone()));
     Ok(Json(full_meeting(&state, id).await?))
 }
 
@@ -215,7 +215,7 @@ pub async fn delete_meeting(
         })
         .await?;
     remove_audio(&state, &id).await;
-    state.events.emit("meeting.deleted", json!({ "meeting_id": id }));
+    state.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id }));
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -264,6 +264,6 @@ pub async fn patch_action_item(
                 .map_err(|e| ApiError::from_store("action item", e))
         })
         .await?;
-    state.events.emit("meeting.updated", json!({ "meeting_id": id }));
+    state.events.emit(Event::meeting_changed(id));
     Ok(Json(convert::action_item(item)))
 }

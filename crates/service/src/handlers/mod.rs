@@ -3,8 +3,10 @@
 
 pub mod ai;
 pub mod audio;
+pub mod diagnostics;
 pub mod events;
 pub mod export;
+pub mod imports;
 pub mod meetings;
 pub mod models;
 pub mod pair;

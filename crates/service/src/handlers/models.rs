@@ -5,7 +5,9 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use recorder_api_types::{ModelInstallReply, ModelInstallRequest, ModelList, ModelRemoval};
+use recorder_api_types::{
+    ModelAddRequest, ModelAdded, ModelInstallReply, ModelInstallRequest, ModelList, ModelRemoval,
+};
 use recorder_stt::catalogue;
 
 use crate::error::{ApiError, ApiResult};
@@ -30,6 +32,60 @@ pub async fn install_model(
     let (started, reply) = install::start(&state, &request.name, request.quantization.as_deref())?;
     let status = if started { StatusCode::ACCEPTED } else { StatusCode::OK };
     Ok((status, Json(reply)))
+}
+
+/// `POST /ui/models/add` `{ path, name? }` → 201 `{ model, file_name }`: copies a
+/// whisper.cpp ggml file from this computer into `models/` (what `recorder
+/// models add` does). 400 for a path that is not a ggml file, a bad name, or a
+/// model of that name already installed (remove it first).
+pub async fn add_model(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<ModelAddRequest>,
+) -> ApiResult<(StatusCode, Json<ModelAdded>)> {
+    let source = crate::handlers::recording::resolve_import_path(
+        &request.path,
+        state.environment.home.as_deref(),
+    )?;
+    let folder = state.data_dir.models();
+    let added = tokio::task::spawn_blocking(move || copy_model(&source, request.name, &folder))
+        .await
+        .map_err(|error| ApiError::internal("adding a model", error))??;
+    tracing::info!(model = %added.model, "transcription model added from a file");
+    Ok((StatusCode::CREATED, Json(added)))
+}
+
+fn copy_model(
+    source: &std::path::Path,
+    name: Option<String>,
+    folder: &std::path::Path,
+) -> ApiResult<ModelAdded> {
+    use std::io::Read;
+    let mut header = [0u8; 4];
+    std::fs::File::open(source)
+        .and_then(|mut file| file.read_exact(&mut header))
+        .map_err(|_| ApiError::invalid("field `path` names no readable file"))?;
+    if !catalogue::is_ggml_file(&header) {
+        return Err(ApiError::invalid(
+            "field `path` is not a whisper.cpp ggml model (a faster-whisper folder converts with \
+             `recorder models import-ct2`)",
+        ));
+    }
+    let stem = source.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+    let model = name.unwrap_or_else(|| catalogue::name_from_stem(stem));
+    if !catalogue::is_valid_name(&model) {
+        return Err(ApiError::invalid("field `name`: use letters, digits, `.`, `_` and `-`"));
+    }
+    let file_name = format!("ggml-{model}.bin");
+    let target = folder.join(&file_name);
+    if target.exists() {
+        return Err(ApiError::invalid(format!(
+            "a model named \"{model}\" is installed already; remove it first"
+        )));
+    }
+    std::fs::create_dir_all(folder).map_err(|e| ApiError::internal("creating models/", e))?;
+    recorder_settings::copy_atomically(source, &target)
+        .map_err(|e| ApiError::internal("copying the model file", e))?;
+    Ok(ModelAdded { model, file_name })
 }
 
 /// `DELETE /ui/models/:name` → `{ removed }`: every installed file of that model

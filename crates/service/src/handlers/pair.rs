@@ -2,9 +2,8 @@
 
 use axum::extract::State;
 use axum::Json;
-use recorder_api_types::{ErrorBody, ErrorCode, PairReply, PairRequest};
+use recorder_api_types::{Empty, ErrorBody, ErrorCode, Event, PairReply, PairRequest};
 use recorder_domain::new_id;
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -55,6 +54,6 @@ pub async fn pair(
         })
         .await?;
     state.tokens.paired.write().unwrap_or_else(|p| p.into_inner()).insert(hash, id);
-    state.events.emit("pair.completed", json!({}));
+    state.events.emit(Event::PairCompleted(Empty {}));
     Ok(Json(PairReply { token }))
 }

@@ -7,9 +7,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::{
-    ErrorCode, LicenseRequest, LoginLink, Meeting, Pairing, PairingCode, Pairings, PauseReply,
-    PauseRequest, PersonStartRequest, PlanReply, PromptAnswer, PromptAnswerRequest, StopReply,
+    ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, Meeting, Pairing, PairingCode,
+    Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest, PlanReply,
+    PromptAnswer, PromptAnswerRequest, RecordingPaused, StopReply,
 };
+use recorder_domain::Plan;
 use recorder_store::PromptState;
 use serde_json::{json, Value};
 
@@ -28,12 +30,25 @@ pub async fn login_link(State(state): State<AppState>) -> Json<LoginLink> {
     Json(LoginLink { url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port) })
 }
 
-/// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`.
-pub async fn login(State(state): State<AppState>, query: QueryMap) -> ApiResult<Response> {
+/// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`. A
+/// wrong, expired or used link is 401: a page that says what to do for a
+/// browser, the error body for everyone else.
+pub async fn login(
+    State(state): State<AppState>,
+    query: QueryMap,
+    headers: axum::http::HeaderMap,
+) -> ApiResult<Response> {
     let code = query.text("code").unwrap_or_default();
-    let session = state.sessions.redeem_link(code, now_ms()).ok_or_else(|| {
-        ApiError::unauthorized("this login link is wrong, expired or already used")
-    })?;
+    let Some(session) = state.sessions.redeem_link(code, now_ms()) else {
+        let wants_page = headers
+            .get(axum::http::header::ACCEPT)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|accept| accept.contains("text/html"));
+        if wants_page {
+            return Ok(crate::assets::used_login_link());
+        }
+        return Err(ApiError::unauthorized("this login link is wrong, expired or already used"));
+    };
     let cookie = format!("{COOKIE_NAME}={session}; HttpOnly; SameSite=Strict; Path=/");
     Ok((StatusCode::SEE_OTHER, [(LOCATION, "/".to_string()), (SET_COOKIE, cookie)]).into_response())
 }
@@ -77,7 +92,7 @@ pub async fn answer_prompt(
     }
     let accepted = meeting_id.is_some();
     let reply = PromptAnswer { prompt_id, accepted, answer: answer.into(), meeting_id };
-    state.events.emit("prompt.answered", serde_json::to_value(&reply).unwrap_or_default());
+    state.events.emit(Event::PromptAnswered(reply.clone()));
     Ok(Json(reply))
 }
 
@@ -253,21 +268,33 @@ pub async fn pause_recording(
 ) -> ApiResult<Json<PauseReply>> {
     let (meeting_id, changed) = state.recorder.pause(request.paused)?;
     if changed {
-        state.events.emit(
-            "recording.paused",
-            json!({ "paused": request.paused, "meeting_id": meeting_id }),
-        );
+        state.events.emit(Event::RecordingPaused(RecordingPaused {
+            paused: request.paused,
+            meeting_id: meeting_id.clone(),
+        }));
     }
     Ok(Json(PauseReply { meeting_id, paused: request.paused }))
 }
 
-/// `GET /`: a small page for the person; it shows nothing private before sign-in.
-pub async fn home(State(state): State<AppState>) -> Response {
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>recorder</title></head>\
-         <body><h1>recorder {}</h1><p>The recorder service is running on this computer. \
-         Run <code>recorder open</code> to sign in from your browser.</p></body></html>",
-        state.version
-    );
-    ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+/// `GET /ui/prompts` → the record prompts still waiting for a person, oldest
+/// first (a page opened after `prompt.shown` shows them too).
+pub async fn pending_prompts(State(state): State<AppState>) -> ApiResult<Json<PendingPrompts>> {
+    let records = state
+        .db(|store| {
+            store.pending_prompts(now_ms()).map_err(|e| ApiError::internal("reading prompts", e))
+        })
+        .await?;
+    let prompts = records.iter().map(crate::handlers::recording::prompt_view).collect();
+    Ok(Json(PendingPrompts { prompts }))
+}
+
+/// `GET /ui/license` → the plan in force and whose licence it is.
+pub async fn license_info(State(state): State<AppState>) -> Json<LicenseInfo> {
+    let now = now_ms();
+    let current = state.license.current().filter(|_| state.license.plan(now) == Plan::Pro);
+    Json(LicenseInfo {
+        plan: if current.is_some() { "pro" } else { "free" }.into(),
+        licensee: current.as_ref().map(|licence| licence.licensee.clone()),
+        expires_at: current.and_then(|licence| licence.expires_at),
+    })
 }

@@ -10,12 +10,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
-    Attendee, ErrorBody, ErrorCode, ImportRequest, Marker, MarkerRequest, Meeting, NotesAccepted,
-    NotesRequest, Prompt, PromptReply, PromptRequest, StartRequest, StopReply,
+    Attendee, ErrorBody, ErrorCode, Event, ImportRequest, Marker, MarkerAdded, MarkerRequest,
+    Meeting, NotesAccepted, NotesRequest, Prompt, PromptAnswer, PromptReply, PromptRequest,
+    StartRequest, StopReply,
 };
 use recorder_domain::{new_id, Channel, NoteKind};
 use recorder_store::{JobKind, MarkerRecord, MeetingRecord, PromptRecord, PromptState, StoreError};
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -25,7 +25,7 @@ use crate::recording::StartSpec;
 use crate::state::AppState;
 
 pub const PROMPT_LIFETIME_MS: i64 = 60_000;
-const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024 * 1024;
+pub const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 const AUDIO_EXTENSIONS: [&str; 14] = [
     "wav", "mp3", "m4a", "aac", "flac", "ogg", "oga", "opus", "webm", "aiff", "aif", "caf", "wma",
     "amr",
@@ -70,7 +70,7 @@ pub async fn prompt(
         .await?;
     if stored.id == record.id {
         let shown = prompt_view(&stored);
-        state.events.emit("prompt.shown", serde_json::to_value(shown).unwrap_or_default());
+        state.events.emit(Event::PromptShown(shown));
     }
     Ok(Json(PromptReply { prompt_id: stored.id }))
 }
@@ -93,10 +93,12 @@ async fn start_without_asking(
                 .map_err(|e| ApiError::internal("saving the prompt", e))
         })
         .await?;
-    state.events.emit(
-        "prompt.answered",
-        json!({ "prompt_id": prompt_id, "accepted": true, "answer": "auto", "meeting_id": meeting.id }),
-    );
+    state.events.emit(Event::PromptAnswered(PromptAnswer {
+        prompt_id: prompt_id.clone(),
+        accepted: true,
+        answer: "auto".into(),
+        meeting_id: Some(meeting.id.clone()),
+    }));
     Ok(Json(PromptReply { prompt_id }))
 }
 
@@ -247,9 +249,12 @@ pub async fn marker(
         })
         .await?;
     let marker = Marker { id: record.id, at_ms: record.at_ms, label: record.label };
-    let mut data = serde_json::to_value(&marker).unwrap_or_default();
-    data["meeting_id"] = json!(current.meeting_id);
-    state.events.emit("marker.added", data);
+    state.events.emit(Event::MarkerAdded(MarkerAdded {
+        id: marker.id.clone(),
+        at_ms: marker.at_ms,
+        label: marker.label.clone(),
+        meeting_id: current.meeting_id.clone(),
+    }));
     Ok((StatusCode::CREATED, Json(marker)))
 }
 
@@ -274,18 +279,44 @@ pub async fn import(
         text("title", title, 500)?;
     }
     let path = resolve_import_path(&request.path, state.environment.home.as_deref())?;
+    import_file(&state, path, request.title).await
+}
+
+/// Checks a local file, then the converter and the model, and queues its
+/// transcription as a new meeting. Shared by `/v1/import` and `/ui/import`.
+pub async fn import_file(
+    state: &AppState,
+    path: PathBuf,
+    title: Option<String>,
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
     let checked = path.clone();
     let (is_wav, source) = tokio::task::spawn_blocking(move || check_import_file(&checked))
         .await
         .map_err(|error| ApiError::internal("checking the import file", error))??;
+    ready_to_transcribe(state, is_wav)?;
+    let record = import_record(&path, title);
+    queue_transcription(state, record, source).await
+}
+
+/// A file of this kind can be transcribed now: a converter for formats other
+/// than WAV (400 `converter_missing`) and a model (503).
+pub fn ready_to_transcribe(state: &AppState, is_wav: bool) -> ApiResult<()> {
     if !is_wav && state.environment.find_program("ffmpeg").is_none() {
         return Err(ApiError::new(
             ErrorCode::ConverterMissing,
             "only WAV is read natively; install ffmpeg to import other formats",
         ));
     }
-    crate::models::active_model(&state)?;
-    let record = import_record(&path, request.title);
+    crate::models::active_model(state).map(|_| ())
+}
+
+/// Inserts the meeting (`transcribing`) with its transcription job, in one
+/// transaction, and wakes the pipeline.
+pub async fn queue_transcription(
+    state: &AppState,
+    record: MeetingRecord,
+    source: PathBuf,
+) -> ApiResult<(StatusCode, Json<Meeting>)> {
     let source_path = source.to_string_lossy().into_owned();
     let job = JobKind::Transcribe { source_path, channel: Channel::Sys };
     let stored = record.clone();
@@ -297,14 +328,12 @@ pub async fn import(
         })
         .await?;
     state.pipeline.wake();
-    state
-        .events
-        .emit("meeting.updated", json!({ "meeting_id": record.id, "status": "transcribing" }));
+    state.events.emit(Event::meeting_status(record.id.clone(), "transcribing"));
     Ok((StatusCode::ACCEPTED, Json(crate::convert::meeting(record))))
 }
 
 /// A new imported meeting, named after the file unless a title is given.
-fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
+pub fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
     let file_title = || {
         path.file_stem()
             .map(|stem| stem.to_string_lossy().trim().to_owned())
@@ -317,7 +346,7 @@ fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
 }
 
 /// Absolute, or `~/…` under the home folder; never `~user`.
-fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> {
+pub fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> {
     if let Some(rest) = text.strip_prefix("~/") {
         let home =
             home.ok_or_else(|| ApiError::invalid("field `path`: no home folder is known for ~/"))?;
@@ -334,14 +363,7 @@ fn resolve_import_path(text: &str, home: Option<&FsPath>) -> ApiResult<PathBuf> 
 /// whether it is WAV, and the file's path with links resolved (the job reads
 /// that file even if the link changes later).
 fn check_import_file(path: &FsPath) -> ApiResult<(bool, PathBuf)> {
-    let extension =
-        path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    if !AUDIO_EXTENSIONS.contains(&extension.as_str()) {
-        return Err(ApiError::new(
-            ErrorCode::UnsupportedAudioFormat,
-            format!("known audio extensions are {}", AUDIO_EXTENSIONS.join(", ")),
-        ));
-    }
+    let extension = audio_extension(path)?;
     let metadata = std::fs::metadata(path)
         .map_err(|_| ApiError::invalid("field `path` names no readable file"))?;
     if !metadata.is_file() {
@@ -355,6 +377,19 @@ fn check_import_file(path: &FsPath) -> ApiResult<(bool, PathBuf)> {
     }
     let source = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     Ok((extension == "wav", source))
+}
+
+/// The file's extension in lower case, if it is a known audio one (else 415).
+pub fn audio_extension(path: &FsPath) -> ApiResult<String> {
+    let extension =
+        path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    if !AUDIO_EXTENSIONS.contains(&extension.as_str()) {
+        return Err(ApiError::new(
+            ErrorCode::UnsupportedAudioFormat,
+            format!("known audio extensions are {}", AUDIO_EXTENSIONS.join(", ")),
+        ));
+    }
+    Ok(extension)
 }
 
 /// Regenerate notes of a kind. Pro.
@@ -416,6 +451,6 @@ pub async fn regenerate_notes(
         })
         .await?;
     state.pipeline.wake();
-    state.events.emit("meeting.updated", json!({ "meeting_id": id, "status": "summarising" }));
+    state.events.emit(Event::meeting_status(id.clone(), "summarising"));
     Ok((StatusCode::ACCEPTED, Json(NotesAccepted { meeting_id: id, status: "summarising".into() })))
 }

@@ -7,10 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use recorder_api_types::{ErrorCode, ModelInstallReply};
+use recorder_api_types::{
+    ErrorCode, ErrorEvent, Event, ModelDownload, ModelInstallReply, ModelInstalled,
+};
 use recorder_egress::{Method, OutboundRequest, Verdict};
 use recorder_stt::catalogue::{self, CatalogueEntry, Quantization};
-use serde_json::json;
 use url::Url;
 
 use crate::error::ApiError;
@@ -91,17 +92,20 @@ async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
         Ok(path) => {
             tracing::info!(model, "transcription model installed");
             let path = path.display().to_string();
-            state.events.emit(
-                "models.installed",
-                json!({ "model": model, "file_name": entry.file_name, "path": path }),
-            );
+            state.events.emit(Event::ModelsInstalled(ModelInstalled {
+                model: model.to_string(),
+                file_name: entry.file_name.to_owned(),
+                path,
+            }));
         }
         Err(message) => {
             tracing::warn!(model, %message, "transcription model download failed");
-            state.events.emit(
-                "error",
-                json!({ "message": message, "model": model, "file_name": entry.file_name }),
-            );
+            state.events.emit(Event::Error(ErrorEvent {
+                message: message.clone(),
+                meeting_id: None,
+                model: Some(model.to_string()),
+                file_name: Some(entry.file_name.to_owned()),
+            }));
         }
     }
     state.model_downloads.finish(entry.file_name, result.err());
@@ -186,14 +190,11 @@ impl<'a> Progress<'a> {
             return;
         }
         self.last_event = Some(Instant::now());
-        self.state.events.emit(
-            "models.download",
-            json!({
-                "model": self.entry.id(),
-                "file_name": self.entry.file_name,
-                "received": received,
-                "total": total,
-            }),
-        );
+        self.state.events.emit(Event::ModelsDownload(ModelDownload {
+            model: self.entry.id().to_string(),
+            file_name: self.entry.file_name.to_owned(),
+            received,
+            total,
+        }));
     }
 }

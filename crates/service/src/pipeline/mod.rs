@@ -4,13 +4,14 @@
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
 mod notes;
+mod playback;
 mod provider;
 mod transcribe;
 
+use recorder_api_types::Event;
 use std::time::Duration;
 
 use recorder_store::{JobKind, JobRecord};
-use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::state::AppState;
@@ -99,8 +100,6 @@ async fn work(state: &AppState, job: JobRecord) {
 /// persistent fault does not spin.
 async fn report_failure(state: &AppState, meeting_id: &str, error: &str) {
     tracing::error!(meeting_id, error, "a processing job failed");
-    state
-        .events
-        .emit("error", json!({ "message": format!("processing a meeting failed: {error}") }));
+    state.events.emit(Event::error(format!("processing a meeting failed: {error}"), None));
     tokio::time::sleep(Duration::from_millis(500)).await;
 }

@@ -3,11 +3,11 @@
 //! transcription, or the one kind asked for) and the structured action items.
 
 use recorder_ai::{AiError, NotesRequest};
+use recorder_api_types::{Event, MeetingRef, NotesProgress};
 use recorder_domain::{new_id, NoteKind};
 use recorder_egress::Verdict;
 use recorder_notes::{ActionItemDraft, Context, Generated, Line};
 use recorder_store::{ActionItemRecord, JobRecord, NoteRecord, NotesOutcome};
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::pipeline::provider::{self, Refusal, Writer};
@@ -77,19 +77,18 @@ fn save(
         Err(error) => return Err(error.to_string()),
     }
     if outcome.processing_error.is_none() {
-        state.events.emit(
-            "notes.progress",
-            json!({ "meeting_id": job.meeting_id, "stage": "done", "provider": provider }),
-        );
+        state.events.emit(Event::NotesProgress(NotesProgress {
+            meeting_id: job.meeting_id.clone(),
+            stage: "done".into(),
+            provider: Some(provider.to_string()),
+        }));
     }
     Ok(true)
 }
 
 fn announce_ready(state: &AppState, job: &JobRecord) {
-    state
-        .events
-        .emit("meeting.updated", json!({ "meeting_id": job.meeting_id, "status": "ready" }));
-    state.events.emit("meeting.ready", json!({ "meeting_id": job.meeting_id }));
+    state.events.emit(Event::meeting_status(job.meeting_id.clone(), "ready"));
+    state.events.emit(Event::MeetingReady(MeetingRef { meeting_id: job.meeting_id.clone() }));
 }
 
 /// One notes run: who writes, and what the person is told about it.
@@ -116,10 +115,11 @@ impl<'a> Run<'a> {
     }
 
     fn progress(&self, stage: &str) {
-        self.state.events.emit(
-            "notes.progress",
-            json!({ "meeting_id": self.job.meeting_id, "stage": stage, "provider": self.provider_name() }),
-        );
+        self.state.events.emit(Event::NotesProgress(NotesProgress {
+            meeting_id: self.job.meeting_id.clone(),
+            stage: stage.into(),
+            provider: Some(self.provider_name().to_string()),
+        }));
     }
 
     /// Picks the writer; a refused provider is logged (and, when policy

@@ -1,6 +1,7 @@
 //! The transcription job: the audio file through the speech chain, segments
 //! saved chunk by chunk together with the point to resume from.
 
+use recorder_api_types::{Event, ModelRef, TranscriptionProgress};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,6 @@ use recorder_stt::engine::{
     default_threads, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
 };
 use recorder_stt::file::{self, FileError, Report};
-use serde_json::json;
 
 use crate::clock::now_ms;
 use crate::state::AppState;
@@ -107,7 +107,8 @@ pub fn run(
     source: &str,
     channel: Channel,
 ) -> Result<(), String> {
-    let outcome = transcribe(state, job, Path::new(source), channel);
+    let source = super::playback::source_for(state, &job.meeting_id, Path::new(source));
+    let outcome = transcribe(state, job, &source, channel);
     let end = match outcome {
         Ok(end) => end,
         // Shutting down: the job stays queued and resumes at the next start.
@@ -125,10 +126,7 @@ pub fn run(
 fn finish(state: &AppState, job: &JobRecord, end: TranscriptionEnd) -> Result<(), String> {
     let last = state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
     if last {
-        state.events.emit(
-            "meeting.updated",
-            json!({ "meeting_id": job.meeting_id, "status": "summarising" }),
-        );
+        state.events.emit(Event::meeting_status(job.meeting_id.clone(), "summarising"));
     }
     state.pipeline.wake();
     Ok(())
@@ -208,26 +206,13 @@ fn save(
     )?;
     let speaker = progress.channel.speaker(progress.user_name);
     for segment in &segments {
-        state.events.emit(
-            "segment.new",
-            json!({
-                "meeting_id": job.meeting_id,
-                "speaker": speaker,
-                "channel": segment.channel.as_str(),
-                "start_ms": segment.start_ms,
-                "end_ms": segment.end_ms,
-                "text": segment.text,
-            }),
-        );
+        state.events.emit(crate::events::segment_new(&job.meeting_id, &speaker, segment));
     }
-    state.events.emit(
-        "transcription.progress",
-        json!({
-            "meeting_id": job.meeting_id,
-            "position_ms": report.position_ms,
-            "duration_ms": progress.known_duration,
-        }),
-    );
+    state.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
+        meeting_id: job.meeting_id.clone(),
+        position_ms: report.position_ms,
+        duration_ms: progress.known_duration,
+    }));
     Ok(())
 }
 
@@ -243,9 +228,9 @@ fn load_engine<'a>(
     let key = EngineKey { path: model.path.clone(), threads, language: language.clone() };
     if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
         *loaded = None;
-        state.events.emit("models.loading", json!({ "model": model.name }));
+        state.events.emit(Event::ModelsLoading(ModelRef { model: model.name.clone() }));
         let engine = WhisperEngine::load(&model.path, EngineOptions { threads, language })?;
-        state.events.emit("models.loaded", json!({ "model": model.name }));
+        state.events.emit(Event::ModelsLoaded(ModelRef { model: model.name.clone() }));
         *loaded = Some((key, engine));
     }
     match loaded.as_mut() {

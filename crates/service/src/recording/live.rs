@@ -3,6 +3,7 @@
 //! the call goes on. Remote (`sys`) lines go first, so a microphone line can
 //! be checked against what the other side said at the same time (echo).
 
+use recorder_api_types::Event;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -13,7 +14,6 @@ use recorder_domain::Channel;
 use recorder_store::{ChannelRest, NewSegment};
 use recorder_stt::file::transcribe_chunk;
 use recorder_stt::hallucination;
-use serde_json::json;
 
 use super::echo::EchoFilter;
 use super::Control;
@@ -121,10 +121,7 @@ impl LiveTranscriber {
         let language = self.language.as_deref();
         match state.store.finish_live_transcription(&self.meeting_id, language, now_ms()) {
             Ok(true) => {
-                state.events.emit(
-                    "meeting.updated",
-                    json!({ "meeting_id": self.meeting_id, "status": "summarising" }),
-                );
+                state.events.emit(Event::meeting_status(self.meeting_id.clone(), "summarising"));
                 state.pipeline.wake();
             }
             Ok(false) => state.pipeline.wake(),
@@ -202,17 +199,8 @@ impl LiveTranscriber {
     fn publish(&self, segments: &[NewSegment]) {
         let user_name = self.state.effective_settings().general.user_name;
         for segment in segments {
-            self.state.events.emit(
-                "segment.new",
-                json!({
-                    "meeting_id": self.meeting_id,
-                    "speaker": segment.channel.speaker(&user_name),
-                    "channel": segment.channel.as_str(),
-                    "start_ms": segment.start_ms,
-                    "end_ms": segment.end_ms,
-                    "text": segment.text,
-                }),
-            );
+            let speaker = segment.channel.speaker(&user_name);
+            self.state.events.emit(crate::events::segment_new(&self.meeting_id, &speaker, segment));
         }
     }
 
@@ -222,14 +210,11 @@ impl LiveTranscriber {
         }
         self.failed = true;
         tracing::error!(meeting_id = %self.meeting_id, error, "live transcription stopped");
-        self.state.events.emit(
-            "error",
-            json!({
-                "message": format!(
-                    "live transcription stopped ({error}); the audio is kept and transcribed from the file"
-                ),
-                "meeting_id": self.meeting_id,
-            }),
-        );
+        self.state.events.emit(Event::error(
+            format!(
+                "live transcription stopped ({error}); the audio is kept and transcribed from the file"
+            ),
+            Some(self.meeting_id.clone()),
+        ));
     }
 }

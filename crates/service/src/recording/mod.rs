@@ -6,6 +6,7 @@
 //! untranscribed rest of each channel queued as a job, `recording.stopped`.
 
 mod echo;
+mod levels;
 mod live;
 pub mod recover;
 mod session;
@@ -20,7 +21,7 @@ use tokio::sync::watch;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-pub use session::StartSpec;
+pub use session::{audio_path, StartSpec};
 
 /// Shared between the API and a running session.
 #[derive(Default)]

@@ -1,6 +1,7 @@
 //! A recording session: opened by the API, then run on its own thread until
 //! stopped or cut short, and concluded the same way in every case.
 
+use recorder_api_types::{Event, RecordingStarted, RecordingStopped};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
@@ -12,9 +13,9 @@ use recorder_capture::journal::{Journal, JournalError};
 use recorder_capture::{AudioSource, Capture, Notice};
 use recorder_domain::Channel;
 use recorder_store::{MeetingRecord, RecordingEnd};
-use serde_json::json;
 use tokio::sync::watch;
 
+use super::levels::ChannelWatch;
 use super::live::LiveTranscriber;
 use super::{Control, Current};
 use crate::clock::now_ms;
@@ -51,15 +52,12 @@ pub async fn start(
             .await
             .map_err(|error| ApiError::internal("starting the recording", error))?;
     let (capture, mic, sys) = opened?;
-    state.events.emit(
-        "recording.started",
-        json!({
-            "meeting_id": meeting.id,
-            "source_app": meeting.source_app,
-            "title": meeting.title,
-            "started_at": meeting.started_at,
-        }),
-    );
+    state.events.emit(Event::RecordingStarted(RecordingStarted {
+        meeting_id: meeting.id.clone(),
+        source_app: meeting.source_app.clone(),
+        title: meeting.title.clone(),
+        started_at: meeting.started_at,
+    }));
     let control = Arc::new(Control::default());
     control.remote_speech_since.store(-1, Ordering::Relaxed);
     let (done, concluded) = watch::channel(false);
@@ -153,6 +151,8 @@ impl Parts {
     /// Pumps both channels every tick. Returns why it ended early, if it did.
     fn record_until_stopped(&mut self, live: &Sender<Utterance>) -> Option<String> {
         let mut utterances = Vec::new();
+        let mut watch = ChannelWatch::new(self.meeting.id.clone());
+        let mut reported_ms = 0;
         loop {
             let stopping = self.control.stop.load(Ordering::Relaxed);
             let paused = self.control.paused();
@@ -161,16 +161,21 @@ impl Parts {
                     return Some(describe(&error));
                 }
             }
-            if let Some(message) = self.read_notices() {
+            if let Some(message) = self.read_notices(&mut watch) {
                 return Some(message);
             }
             let recorded = self.mic.recorded_ms().max(self.sys.recorded_ms());
             self.control.recorded_ms.store(recorded, Ordering::Relaxed);
+            if watch.due() {
+                let peaks = [self.mic.take_peak(), self.sys.take_peak()];
+                for event in watch.observe(recorded - reported_ms, peaks) {
+                    self.state.events.emit(event);
+                }
+                reported_ms = recorded;
+            }
             let since = self.sys.speech_since_ms().unwrap_or(-1);
             self.control.remote_speech_since.store(since, Ordering::Relaxed);
-            for utterance in utterances.drain(..) {
-                let _ = live.send(utterance);
-            }
+            send_remote_first(live, &mut utterances);
             if stopping {
                 return None;
             }
@@ -178,7 +183,7 @@ impl Parts {
         }
     }
 
-    fn read_notices(&self) -> Option<String> {
+    fn read_notices(&self, watch: &mut ChannelWatch) -> Option<String> {
         for notice in self.capture.notices.try_iter() {
             match notice {
                 Notice::DeviceChanged { channel, device } => {
@@ -189,6 +194,9 @@ impl Parts {
                     );
                 }
                 Notice::Failed { channel, message } => {
+                    if let Some(event) = watch.failed(channel, message.clone()) {
+                        self.state.events.emit(event);
+                    }
                     return Some(format!(
                         "the {} stream stopped: {message}",
                         channel_name(channel)
@@ -215,9 +223,7 @@ impl Parts {
                 Err(failure) => error = error.or(Some(describe(&failure))),
             }
         }
-        for utterance in tail {
-            let _ = live.send(utterance);
-        }
+        send_remote_first(&live, &mut tail);
         let message = error.map(|e| {
             format!("The recording stopped early: {e}. The audio captured until then was kept.")
         });
@@ -236,23 +242,33 @@ impl Parts {
     }
 }
 
+/// Hands a tick's utterances to the live transcriber, the remote side's first:
+/// the transcriber may wake at the first one, and a microphone line cut in the
+/// same tick as the remote line it echoes must not be transcribed before it.
+fn send_remote_first(live: &Sender<Utterance>, utterances: &mut Vec<Utterance>) {
+    utterances.sort_by_key(|utterance| utterance.channel == Channel::Mic);
+    for utterance in utterances.drain(..) {
+        let _ = live.send(utterance);
+    }
+}
+
 /// Moves the meeting to `transcribing` and tells listeners; shared with
 /// crash recovery.
 pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: Option<&str>) {
     match state.store.end_recording(meeting_id, end, now_ms()) {
         Ok(meeting) => {
             if let Some(message) = error {
-                state.events.emit("error", json!({ "message": message, "meeting_id": meeting_id }));
+                state.events.emit(Event::error(message, Some(meeting_id.to_owned())));
             }
-            state.events.emit(
-                "recording.stopped",
-                json!({ "meeting_id": meeting_id, "status": meeting.status.as_str() }),
-            );
+            state.events.emit(Event::RecordingStopped(RecordingStopped {
+                meeting_id: meeting_id.to_owned(),
+                status: meeting.status.as_str().to_owned(),
+            }));
         }
         Err(failure) => {
             tracing::error!(meeting_id, error = %failure, "could not end the recording in the database");
             let message = format!("could not save the end of the recording: {failure}");
-            state.events.emit("error", json!({ "message": message, "meeting_id": meeting_id }));
+            state.events.emit(Event::error(message, Some(meeting_id.to_owned())));
         }
     }
 }

@@ -1,0 +1,266 @@
+//! Every event of the stream (`/v1/events`, `/ui/events`), one payload type each.
+//!
+//! The SSE `data:` of an event is `{type, data, at}`: [`Event`] serializes as the
+//! `type` and `data` fields (serde's adjacent tagging), and the bus adds `at`.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{Prompt, PromptAnswer};
+
+/// One event: its `type` and its `data`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", content = "data")]
+pub enum Event {
+    #[serde(rename = "recording.started")]
+    RecordingStarted(RecordingStarted),
+    #[serde(rename = "recording.stopped")]
+    RecordingStopped(RecordingStopped),
+    #[serde(rename = "recording.paused")]
+    RecordingPaused(RecordingPaused),
+    /// About four times a second while recording.
+    #[serde(rename = "recording.levels")]
+    RecordingLevels(RecordingLevels),
+    /// Whenever a channel's state changes while recording.
+    #[serde(rename = "recording.channel")]
+    RecordingChannel(RecordingChannel),
+    #[serde(rename = "segment.new")]
+    SegmentNew(LiveSegment),
+    #[serde(rename = "meeting.updated")]
+    MeetingUpdated(MeetingUpdated),
+    #[serde(rename = "meeting.ready")]
+    MeetingReady(MeetingRef),
+    #[serde(rename = "meeting.deleted")]
+    MeetingDeleted(MeetingRef),
+    #[serde(rename = "prompt.shown")]
+    PromptShown(Prompt),
+    #[serde(rename = "prompt.answered")]
+    PromptAnswered(PromptAnswer),
+    #[serde(rename = "marker.added")]
+    MarkerAdded(MarkerAdded),
+    #[serde(rename = "notes.progress")]
+    NotesProgress(NotesProgress),
+    #[serde(rename = "transcription.progress")]
+    TranscriptionProgress(TranscriptionProgress),
+    #[serde(rename = "models.loading")]
+    ModelsLoading(ModelRef),
+    #[serde(rename = "models.loaded")]
+    ModelsLoaded(ModelRef),
+    #[serde(rename = "models.download")]
+    ModelsDownload(ModelDownload),
+    #[serde(rename = "models.installed")]
+    ModelsInstalled(ModelInstalled),
+    #[serde(rename = "pair.completed")]
+    PairCompleted(Empty),
+    #[serde(rename = "error")]
+    Error(ErrorEvent),
+}
+
+impl Event {
+    /// The event's `type` (the SSE event name).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::RecordingStarted(_) => "recording.started",
+            Event::RecordingStopped(_) => "recording.stopped",
+            Event::RecordingPaused(_) => "recording.paused",
+            Event::RecordingLevels(_) => "recording.levels",
+            Event::RecordingChannel(_) => "recording.channel",
+            Event::SegmentNew(_) => "segment.new",
+            Event::MeetingUpdated(_) => "meeting.updated",
+            Event::MeetingReady(_) => "meeting.ready",
+            Event::MeetingDeleted(_) => "meeting.deleted",
+            Event::PromptShown(_) => "prompt.shown",
+            Event::PromptAnswered(_) => "prompt.answered",
+            Event::MarkerAdded(_) => "marker.added",
+            Event::NotesProgress(_) => "notes.progress",
+            Event::TranscriptionProgress(_) => "transcription.progress",
+            Event::ModelsLoading(_) => "models.loading",
+            Event::ModelsLoaded(_) => "models.loaded",
+            Event::ModelsDownload(_) => "models.download",
+            Event::ModelsInstalled(_) => "models.installed",
+            Event::PairCompleted(_) => "pair.completed",
+            Event::Error(_) => "error",
+        }
+    }
+
+    /// `meeting.updated` with the meeting's new status.
+    pub fn meeting_status(meeting_id: impl Into<String>, status: &str) -> Event {
+        Event::MeetingUpdated(MeetingUpdated {
+            meeting_id: meeting_id.into(),
+            status: Some(status.to_owned()),
+        })
+    }
+
+    /// `meeting.updated` for a change other than the status.
+    pub fn meeting_changed(meeting_id: impl Into<String>) -> Event {
+        Event::MeetingUpdated(MeetingUpdated { meeting_id: meeting_id.into(), status: None })
+    }
+
+    /// `error` with a message, and the meeting it concerns when there is one.
+    pub fn error(message: impl Into<String>, meeting_id: Option<String>) -> Event {
+        Event::Error(ErrorEvent {
+            message: message.into(),
+            meeting_id,
+            model: None,
+            file_name: None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingStarted {
+    pub meeting_id: String,
+    pub source_app: String,
+    pub title: String,
+    pub started_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingStopped {
+    pub meeting_id: String,
+    pub status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingPaused {
+    pub paused: bool,
+    pub meeting_id: String,
+}
+
+/// Peak level of each channel over the last quarter second, in dBFS (-100 = silence).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingLevels {
+    pub meeting_id: String,
+    pub mic: f32,
+    pub sys: f32,
+}
+
+/// `ok`, `silent` (only silence for 30 s while the other channel has speech) or
+/// `failed` (the device or sound server is gone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChannelState {
+    Ok,
+    Silent,
+    Failed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingChannel {
+    pub meeting_id: String,
+    /// `mic` or `sys`.
+    pub channel: String,
+    pub state: ChannelState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// A transcript segment as it is made, with the meeting it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LiveSegment {
+    pub meeting_id: String,
+    pub speaker: String,
+    pub channel: String,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MeetingUpdated {
+    pub meeting_id: String,
+    /// The new status, when the status changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MeetingRef {
+    pub meeting_id: String,
+}
+
+/// The marker, with the meeting it was added to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MarkerAdded {
+    pub id: String,
+    pub at_ms: i64,
+    pub label: String,
+    pub meeting_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct NotesProgress {
+    pub meeting_id: String,
+    /// started, generating, saving, done or failed.
+    pub stage: String,
+    /// builtin, local, anthropic or openai_compatible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TranscriptionProgress {
+    pub meeting_id: String,
+    pub position_ms: i64,
+    /// Null when the file's format does not say how long it is.
+    pub duration_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelRef {
+    pub model: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelDownload {
+    pub model: String,
+    pub file_name: String,
+    pub received: u64,
+    pub total: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelInstalled {
+    pub model: String,
+    pub file_name: String,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Empty {}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ErrorEvent {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeting_id: Option<String>,
+    /// The model whose download failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_serializes_as_type_and_data() {
+        let event = Event::meeting_status("m1", "ready");
+        let json = serde_json::to_value(&event).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"type": "meeting.updated", "data": {"meeting_id": "m1", "status": "ready"}})
+        );
+        assert_eq!(json["type"], event.kind());
+        let back: Event = serde_json::from_value(json).expect("parses");
+        assert_eq!(back, event);
+    }
+
+    #[test]
+    fn pair_completed_carries_an_empty_object() {
+        let json = serde_json::to_value(Event::PairCompleted(Empty {})).expect("serializes");
+        assert_eq!(json["data"], serde_json::json!({}));
+    }
+}

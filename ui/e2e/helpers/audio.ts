@@ -1,0 +1,28 @@
+/** Speech fixtures, made as crates/test-support/src/speech.rs makes them (espeak-ng + sox). */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+/** Speaks `text` into a 16 kHz mono 16-bit WAV with `before`/`after` seconds of silence. */
+export function speakPadded(text: string, file: string, before: number, after: number): void {
+  const raw = file.replace(/\.wav$/, '') + '.espeak.wav';
+  execFileSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, text], { stdio: 'pipe' });
+  execFileSync(
+    'sox',
+    [raw, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', file, 'pad', String(before), String(after)],
+    { stdio: 'pipe' },
+  );
+  fs.rmSync(raw, { force: true });
+}
+
+/** The two sides of a call used by the service's own recording tests. */
+export const MIC_LINE = 'I will send the quarterly budget report to the finance team by Friday.';
+export const SYS_LINE = 'The marketing launch moves to the second week of March.';
+
+/** mic.wav (the person speaks at 1 s) and sys.wav (the other side at 9 s) in `folder`. */
+export function callFiles(folder: string): { mic: string; sys: string } {
+  const mic = `${folder}/mic.wav`;
+  const sys = `${folder}/sys.wav`;
+  speakPadded(MIC_LINE, mic, 1, 12);
+  speakPadded(SYS_LINE, sys, 9, 6);
+  return { mic, sys };
+}

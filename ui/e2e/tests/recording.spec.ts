@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, settled, sleep } from '../helpers/fixtures';
+import { callFiles } from '../helpers/audio';
+import { Service, type Meeting } from '../helpers/service';
+
+// A live recording from the person's own buttons, with the two capture devices
+// replaced by speech files (--mic-file/--sys-file) and the tiny.en test model.
+
+let service: Service;
+let folder: string;
+
+test.beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-e2e-audio-'));
+  const { mic, sys } = callFiles(folder);
+  service = await Service.start({
+    model: true,
+    audio: { mic, sys, speed: 2 },
+    settings: { general: { user_name: 'Ada' } },
+  });
+});
+
+test.afterAll(async () => {
+  await service?.stop();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+test('start, live lines and levels, a marker, stop, and the meeting becomes ready', async ({ page }) => {
+  await service.signIn(page);
+  await page.goto(service.url('/recording'));
+  await settled(page);
+  await page.getByRole('button', { name: 'Start recording' }).click();
+
+  const stop = page.getByRole('button', { name: 'Stop recording' });
+  await expect(stop).toBeVisible();
+  const health = await service.get<{ recording: { active: boolean; meeting_id?: string } }>('/ui/health');
+  expect(health.recording.active).toBe(true);
+  const id = health.recording.meeting_id!;
+
+  // Level meters follow recording.levels while the lines arrive (segment.new).
+  const mic = page.getByRole('meter', { name: 'You' });
+  const sys = page.getByRole('meter', { name: 'Others' });
+  const log = page.getByRole('log', { name: 'Live transcript' });
+  const micSeen = new Set<number>();
+  const sysSeen = new Set<number>();
+  const value = (el: Element) => (el as HTMLMeterElement).value;
+  const deadline = Date.now() + 90_000;
+  let marked = false;
+  while (Date.now() < deadline) {
+    micSeen.add(await mic.evaluate(value));
+    sysSeen.add(await sys.evaluate(value));
+    if (!marked && micSeen.size > 1) {
+      await page.getByRole('button', { name: 'Add marker' }).click();
+      marked = true;
+    }
+    const text = (await log.innerText()).toLowerCase();
+    if (text.includes('budget') && text.includes('march') && marked) break;
+    await sleep(100);
+  }
+  if (!marked) await page.getByRole('button', { name: 'Add marker' }).click();
+  await expect(log).toContainText(/budget/i);
+  await expect(log).toContainText(/march/i);
+  await expect(log).toContainText('Ada');
+  expect(Math.max(...micSeen), `mic meter values seen: ${[...micSeen]}`).toBeGreaterThan(0);
+  expect(micSeen.size, 'the mic meter moved').toBeGreaterThan(1);
+  expect(Math.max(...sysSeen), `sys meter values seen: ${[...sysSeen]}`).toBeGreaterThan(0);
+
+  await stop.click();
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeVisible();
+  await page.getByRole('link', { name: 'Open the meeting' }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/meetings/${id}`));
+  await settled(page);
+
+  // Ready: the processing badge is gone, the summary note is shown, the transcript has both sides.
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  await expect(page.getByRole('region', { name: 'Notes' }).getByRole('heading', { name: 'Summary' }).first()).toBeVisible({
+    timeout: 120_000,
+  });
+  await expect(page.getByRole('main').getByText(/^(Recording|Transcribing|Writing notes)( \d+ %)?$/)).toHaveCount(0, {
+    timeout: 30_000,
+  });
+  await expect(transcript).toContainText(/budget/i);
+  await expect(transcript).toContainText(/march/i);
+  await expect(page.getByRole('region', { name: 'Markers' }).getByRole('button', { name: /Marker/ })).toHaveCount(1);
+  const meeting = await service.get<Meeting>(`/ui/meetings/${id}`);
+  expect(meeting.status).toBe('ready');
+  expect(meeting.processing_error).toBeNull();
+  // Audio of the recording plays in the app.
+  await expect(page.getByRole('button', { name: /^Play from/ }).first()).toBeVisible();
+});

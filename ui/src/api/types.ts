@@ -1,0 +1,63 @@
+// Wire types of the person's channel, from the service's OpenAPI document
+// (`npm run gen:api` writes schema.d.ts from openapi.json).
+import type { components } from './schema';
+
+type S = components['schemas'];
+
+export type Meeting = S['Meeting'];
+export type MeetingList = S['MeetingList'];
+export type Note = S['Note'];
+export type ActionItem = S['ActionItem'];
+export type Marker = S['Marker'];
+export type Segment = S['Segment'];
+export type Transcript = S['Transcript'];
+export type SearchResult = S['SearchResult'];
+export type SearchResults = S['SearchResults'];
+export type Health = S['Health'];
+export type RecordingState = S['RecordingState'];
+export type Prompt = S['Prompt'];
+export type Ledger = S['Ledger'];
+export type LedgerEntry = S['LedgerEntry'];
+export type PolicyReport = S['PolicyReport'];
+export type ModelList = S['ModelList'];
+export type ModelEntry = S['ModelEntry'];
+export type Pairings = S['Pairings'];
+export type Pairing = S['Pairing'];
+export type PairingCode = S['PairingCode'];
+export type PlanReply = S['PlanReply'];
+export type LicenseInfo = S['LicenseInfo'];
+export type ErrorBody = S['ErrorBody'];
+export type PendingPrompts = S['PendingPrompts'];
+
+/** One event of the stream: `{type, data, at}`, narrowed on `type`. */
+export type AppEvent = S['Event'] & { at?: number };
+export type EventType = AppEvent['type'];
+export type EventOf<K extends EventType> = Extract<AppEvent, { type: K }>;
+
+/** Shapes of /ui routes the OpenAPI document does not name. */
+export interface Template {
+  id: string;
+  name: string;
+  builtin: boolean;
+}
+export interface AudioChannelInfo {
+  channel: string;
+  url: string;
+  bytes: number;
+}
+export interface AudioInfo {
+  meeting_id: string;
+  channels: AudioChannelInfo[];
+  audio_removed_at: number | null;
+  actions: string[];
+}
+export interface AiKey {
+  provider: string;
+  stored: boolean;
+  location: string | null;
+}
+export interface Managed<T = unknown> {
+  value: T;
+  managed: true;
+  managed_by: string;
+}

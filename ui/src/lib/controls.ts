@@ -1,0 +1,48 @@
+import { api, ApiError, messageOf } from '../api/client';
+import type { Marker, Meeting } from '../api/types';
+import { clock } from './format';
+import { recording } from './live.svelte';
+
+export async function startRecording(title: string): Promise<Meeting> {
+  const body: { title?: string } = {};
+  if (title.trim()) body.title = title.trim();
+  try {
+    const meeting = await api<Meeting>('/ui/recording/start', { method: 'POST', body });
+    if (!recording.active) {
+      recording.active = true;
+      recording.meetingId = meeting.id;
+      recording.title = meeting.title;
+      recording.startedAt = meeting.started_at;
+    }
+    return meeting;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'model_unavailable') {
+      throw new Error('No transcription model is installed — install a transcription model in Settings → Transcription.');
+    }
+    throw error;
+  }
+}
+
+export async function stopRecording(): Promise<string> {
+  const reply = await api<{ meeting_id: string; status: string }>('/ui/recording/stop', { method: 'POST' });
+  recording.lastMeetingId = reply.meeting_id;
+  await recording.refresh();
+  return reply.meeting_id;
+}
+
+export async function setPaused(paused: boolean): Promise<void> {
+  const reply = await api<{ meeting_id: string; paused: boolean }>('/ui/recording/pause', {
+    method: 'POST',
+    body: { paused },
+  });
+  if (reply.paused !== recording.paused) await recording.refresh();
+}
+
+export async function addMarker(label?: string): Promise<string> {
+  const body: { label?: string } = {};
+  if (label?.trim()) body.label = label.trim();
+  const marker = await api<Marker>('/ui/recording/marker', { method: 'POST', body });
+  return `Marker “${marker.label}” added at ${clock(marker.at_ms)}`;
+}
+
+export { messageOf };

@@ -1,0 +1,112 @@
+const APP_NAMES: Record<string, string> = {
+  google_meet: 'Google Meet',
+  zoom: 'Zoom',
+  teams: 'Teams',
+  recorder: 'Recorder',
+  import: 'Imported',
+  agent: 'Agent',
+};
+
+export const KNOWN_APPS = Object.keys(APP_NAMES);
+
+/** The app's name for people: known ids by name, others capitalised word by word. */
+export function appName(sourceApp: string): string {
+  const known = APP_NAMES[sourceApp];
+  if (known) return known;
+  return sourceApp
+    .split(/[_-]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+export function formatDateTime(ms: number | null | undefined): string {
+  return ms == null ? '' : dateTime.format(new Date(ms));
+}
+export function formatDate(ms: number): string {
+  return dateOnly.format(new Date(ms));
+}
+export function formatTime(ms: number): string {
+  return timeOnly.format(new Date(ms));
+}
+
+const hours = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'hour', unitDisplay: 'short' });
+const minutes = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'minute', unitDisplay: 'short' });
+const seconds = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'second', unitDisplay: 'short' });
+
+/** "1 hr 5 min", "12 min", "40 sec". */
+export function formatDuration(ms: number): string {
+  const totalSeconds = Math.max(0, Math.round(ms / 1000));
+  if (totalSeconds < 60) return seconds.format(totalSeconds);
+  const totalMinutes = Math.round(totalSeconds / 60);
+  const h = Math.floor(totalMinutes / 60);
+  const m = totalMinutes % 60;
+  if (h === 0) return minutes.format(m);
+  return m === 0 ? hours.format(h) : `${hours.format(h)} ${minutes.format(m)}`;
+}
+
+function pad(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+
+/** mm:ss, or h:mm:ss past an hour. */
+export function clock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes == null) return '';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return new Intl.NumberFormat(undefined, {
+    style: 'unit',
+    unit: UNITS[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  }).format(value);
+}
+
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat().format(n);
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  recording: 'Recording',
+  transcribing: 'Transcribing',
+  summarising: 'Writing notes',
+  ready: 'Ready',
+};
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
+export const NOTE_KINDS: Record<string, string> = {
+  summary: 'Summary',
+  action_items: 'Action items',
+  decisions: 'Decisions',
+  key_points: 'Key points',
+  custom: 'Custom',
+};
+export function noteKindLabel(kind: string): string {
+  return NOTE_KINDS[kind] ?? kind;
+}
+
+/** Percentage of a dBFS peak on a −60..0 dB scale. */
+export function levelPercent(db: number): number {
+  if (!Number.isFinite(db) || db <= -60) return 0;
+  if (db >= 0) return 100;
+  return Math.round(((db + 60) / 60) * 100);
+}

@@ -1,0 +1,236 @@
+import { api, enc, messageOf } from '../api/client';
+import type { Health, Meeting, PendingPrompts, Prompt, Segment, Transcript } from '../api/types';
+import { events } from './events.svelte';
+
+/** A clock that ticks every second, for elapsed times and countdowns. */
+class Now {
+  value = $state(Date.now());
+  constructor() {
+    setInterval(() => (this.value = Date.now()), 1000);
+  }
+  /** Bring the clock up to date at once (when a countdown starts). */
+  touch(): void {
+    this.value = Date.now();
+  }
+}
+export const now = new Now();
+
+export interface LiveLine extends Segment {
+  key: number;
+}
+
+const SILENT_TEXT: Record<string, string> = {
+  sys: 'No sound from the other side for 30 s — check the output device',
+  mic: 'No sound from your microphone for 30 s — check the input device',
+};
+
+/** The service's recording, kept in step by the health check and the events. */
+class Recording {
+  known = $state(false);
+  active = $state(false);
+  meetingId = $state<string | null>(null);
+  title = $state('');
+  paused = $state(false);
+  startedAt = $state<number | null>(null);
+  /** Milliseconds spent paused (as seen by this page). */
+  pausedMs = $state(0);
+  pausedSince = $state<number | null>(null);
+  mic = $state(-100);
+  sys = $state(-100);
+  warnings = $state<{ mic: string | null; sys: string | null }>({ mic: null, sys: null });
+  lines = $state<LiveLine[]>([]);
+  lastMeetingId = $state<string | null>(null);
+  version = $state('');
+  private nextKey = 0;
+
+  elapsed(at: number): number {
+    if (!this.startedAt) return 0;
+    const pausedNow = this.pausedSince ? at - this.pausedSince : 0;
+    return Math.max(0, at - this.startedAt - this.pausedMs - pausedNow);
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const health = await api<Health>('/ui/health');
+      this.version = health.version;
+      const state = health.recording;
+      const id = state.meeting_id ?? null;
+      if (state.active && id) {
+        const changed = id !== this.meetingId;
+        this.active = true;
+        this.meetingId = id;
+        this.setPaused(state.paused === true);
+        if (changed) await this.loadMeeting(id);
+      } else {
+        this.reset(false);
+      }
+      this.known = true;
+    } catch {
+      // signed out or unreachable: the shell shows it
+    }
+  }
+
+  private async loadMeeting(id: string): Promise<void> {
+    try {
+      const [meeting, transcript] = await Promise.all([
+        api<Meeting>(`/ui/meetings/${enc(id)}`),
+        api<Transcript>(`/ui/meetings/${enc(id)}/transcript`).catch(() => null),
+      ]);
+      if (this.meetingId !== id) return;
+      this.startedAt = meeting.started_at;
+      this.title = meeting.title;
+      if (transcript) {
+        const existing = this.lines;
+        this.lines = transcript.segments.map((s) => ({ ...s, key: this.nextKey++ }));
+        // keep lines that arrived while loading
+        const last = this.lines.at(-1)?.start_ms ?? -1;
+        for (const line of existing) if (line.start_ms > last) this.lines.push(line);
+      }
+    } catch (error) {
+      console.warn('loading the recording meeting', messageOf(error));
+    }
+  }
+
+  private setPaused(paused: boolean): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    if (paused) this.pausedSince = Date.now();
+    else if (this.pausedSince) {
+      this.pausedMs += Date.now() - this.pausedSince;
+      this.pausedSince = null;
+    }
+  }
+
+  private reset(keepLast: boolean): void {
+    if (keepLast && this.meetingId) this.lastMeetingId = this.meetingId;
+    this.active = false;
+    this.meetingId = null;
+    this.paused = false;
+    this.pausedMs = 0;
+    this.pausedSince = null;
+    this.startedAt = null;
+    this.mic = -100;
+    this.sys = -100;
+    this.warnings = { mic: null, sys: null };
+    if (!keepLast) this.lines = [];
+  }
+
+  listen(): void {
+    events.on('recording.started', ({ data }) => {
+      this.reset(false);
+      this.lastMeetingId = null;
+      this.lines = [];
+      this.active = true;
+      this.meetingId = data.meeting_id;
+      this.title = data.title;
+      this.startedAt = data.started_at;
+    });
+    events.on('recording.stopped', ({ data }) => {
+      if (this.meetingId === null || this.meetingId === data.meeting_id) this.reset(true);
+      this.lastMeetingId = data.meeting_id;
+    });
+    events.on('recording.paused', ({ data }) => {
+      if (!this.active) return;
+      this.setPaused(data.paused);
+    });
+    events.on('recording.levels', ({ data }) => {
+      if (data.meeting_id !== this.meetingId) return;
+      this.mic = data.mic;
+      this.sys = data.sys;
+    });
+    events.on('recording.channel', ({ data }) => {
+      const channel = data.channel === 'mic' ? 'mic' : 'sys';
+      let text: string | null = null;
+      if (data.state === 'silent') text = SILENT_TEXT[channel];
+      else if (data.state === 'failed')
+        text = data.message || (channel === 'mic' ? 'The microphone stopped working.' : 'System audio capture stopped working.');
+      this.warnings = { ...this.warnings, [channel]: text };
+    });
+    events.on('segment.new', ({ data }) => {
+      if (data.meeting_id !== this.meetingId) return;
+      this.lines.push({
+        speaker: data.speaker,
+        channel: data.channel,
+        start_ms: data.start_ms,
+        end_ms: data.end_ms,
+        text: data.text,
+        key: this.nextKey++,
+      });
+    });
+    events.on('meeting.updated', ({ data }) => {
+      if (data.meeting_id === this.meetingId && data.status && data.status !== 'recording') this.reset(true);
+    });
+  }
+}
+export const recording = new Recording();
+
+/** Progress of work on meetings: transcription position and notes stages. */
+class Progress {
+  transcription = $state<Record<string, { position_ms: number; duration_ms: number | null }>>({});
+  notes = $state<Record<string, { stage: string; provider: string | null }>>({});
+  status = $state<Record<string, string>>({});
+
+  percent(meetingId: string): number | null {
+    const p = this.transcription[meetingId];
+    if (!p || !p.duration_ms) return null;
+    return Math.min(100, Math.round((p.position_ms / p.duration_ms) * 100));
+  }
+
+  listen(): void {
+    events.on('transcription.progress', ({ data }) => {
+      this.transcription[data.meeting_id] = {
+        position_ms: data.position_ms,
+        duration_ms: data.duration_ms ?? null,
+      };
+    });
+    events.on('notes.progress', ({ data }) => {
+      this.notes[data.meeting_id] = { stage: data.stage, provider: data.provider ?? null };
+    });
+    events.on('meeting.updated', ({ data }) => {
+      if (data.status) this.status[data.meeting_id] = data.status;
+      if (data.status && data.status !== 'transcribing') delete this.transcription[data.meeting_id];
+    });
+    events.on('meeting.ready', ({ data }) => {
+      this.status[data.meeting_id] = 'ready';
+      delete this.transcription[data.meeting_id];
+    });
+  }
+}
+export const progress = new Progress();
+
+/** Record prompts waiting for an answer, oldest first. */
+class Prompts {
+  queue = $state<Prompt[]>([]);
+  /** Prompt ids hidden with Escape (not answered). */
+  hidden = $state<string[]>([]);
+
+  visible(): Prompt[] {
+    return this.queue.filter((p) => !this.hidden.includes(p.prompt_id) && p.expires_at > now.value - 1000);
+  }
+
+  add(prompt: Prompt): void {
+    if (this.queue.some((p) => p.prompt_id === prompt.prompt_id)) return;
+    this.queue.push(prompt);
+  }
+
+  remove(promptId: string): void {
+    this.queue = this.queue.filter((p) => p.prompt_id !== promptId);
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const reply = await api<PendingPrompts>('/ui/prompts');
+      for (const prompt of reply.prompts) this.add(prompt);
+      const ids = new Set(reply.prompts.map((p) => p.prompt_id));
+      this.queue = this.queue.filter((p) => ids.has(p.prompt_id));
+    } catch {
+      // the route may not exist yet; events still bring new prompts
+    }
+  }
+
+  listen(): void {
+    events.on('prompt.shown', ({ data }) => this.add(data));
+    events.on('prompt.answered', ({ data }) => this.remove(data.prompt_id));
+  }
+}
+export const prompts = new Prompts();

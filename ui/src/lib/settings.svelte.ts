@@ -1,0 +1,34 @@
+import { api } from '../api/client';
+import type { Managed } from '../api/types';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Doc = Record<string, Record<string, Json>>;
+
+export function isManaged(value: unknown): value is Managed<Json> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { managed?: unknown }).managed === true &&
+    'value' in value
+  );
+}
+
+/** Effective settings (managed values wrapped), shared by the record card and Settings. */
+class Effective {
+  doc = $state<Doc | null>(null);
+
+  field(section: string, key: string): { value: Json; managedBy: string | null } {
+    const raw = this.doc?.[section]?.[key];
+    if (isManaged(raw)) return { value: raw.value, managedBy: raw.managed_by };
+    return { value: raw ?? null, managedBy: null };
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.doc = await api<Doc>('/ui/settings/effective');
+    } catch {
+      // not available: nothing is shown as managed
+    }
+  }
+}
+export const effective = new Effective();

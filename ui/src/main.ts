@@ -1,0 +1,9 @@
+import { mount } from 'svelte';
+import App from './App.svelte';
+import './app.css';
+import { startRouter } from './lib/router.svelte';
+
+startRouter();
+const target = document.getElementById('app');
+if (!target) throw new Error('missing #app');
+export default mount(App, { target });
