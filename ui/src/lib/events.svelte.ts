@@ -1,29 +1,33 @@
 import type { AppEvent, EventOf, EventType } from '../api/types';
 
-/** Every event type the stream can carry; one listener each on the shared EventSource. */
-const EVENT_TYPES: EventType[] = [
-  'recording.started',
-  'recording.stopped',
-  'recording.paused',
-  'recording.levels',
-  'recording.channel',
-  'segment.new',
-  'meeting.updated',
-  'meeting.ready',
-  'meeting.deleted',
-  'prompt.shown',
-  'prompt.answered',
-  'marker.added',
-  'notes.progress',
-  'transcription.progress',
-  'models.loading',
-  'models.loaded',
-  'models.download',
-  'models.installed',
-  'pair.completed',
-  'error',
-  'import.progress',
-] as EventType[];
+/**
+ * Every event type the stream can carry; one listener each on the shared
+ * EventSource. A Record over the generated union, so an event type added to (or
+ * removed from) the service's `Event` fails the type check until it is listed.
+ */
+const EVENT_TYPE_SET: Record<EventType, true> = {
+  'recording.started': true,
+  'recording.stopped': true,
+  'recording.paused': true,
+  'recording.levels': true,
+  'recording.channel': true,
+  'segment.new': true,
+  'meeting.updated': true,
+  'meeting.ready': true,
+  'meeting.deleted': true,
+  'prompt.shown': true,
+  'prompt.answered': true,
+  'marker.added': true,
+  'notes.progress': true,
+  'transcription.progress': true,
+  'models.loading': true,
+  'models.loaded': true,
+  'models.download': true,
+  'models.installed': true,
+  'pair.completed': true,
+  error: true,
+};
+const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 
 type Listener = (event: AppEvent) => void;
 
