@@ -205,7 +205,7 @@ class Prompts {
   hidden = $state<string[]>([]);
 
   visible(): Prompt[] {
-    return this.queue.filter((p) => !this.hidden.includes(p.prompt_id) && p.expires_at > now.value - 1000);
+    return this.queue.filter((p) => !this.hidden.includes(p.prompt_id) && p.expires_at > now.value);
   }
 
   add(prompt: Prompt): void {
