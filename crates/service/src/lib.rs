@@ -120,6 +120,7 @@ impl Service {
             shutdown,
         }));
         recording::recover::recover_interrupted(&state);
+        handlers::imports::remove_unfinished_uploads(&state);
         Ok(Service { listener, state })
     }
 

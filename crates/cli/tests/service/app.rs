@@ -413,3 +413,22 @@ async fn a_model_file_on_this_computer_can_be_added_from_the_app() {
     let with_api = call(Method::POST, &url, Some(&service.api_token), Some(&body)).await;
     with_api.expect_error(401, "unauthorized");
 }
+
+#[tokio::test]
+async fn an_upload_cut_off_by_a_crash_is_cleared_at_the_next_start() {
+    let unfinished = "0192a000-0000-7000-8000-000000000001";
+    let mut kept = String::new();
+    let service = TestService::start_with(BIN, Options::default(), |dir| {
+        kept = seed(dir, &[SeedMeeting::ready("Kept", 1_700_000_000_000, &["Hello."])])[0].clone();
+        for (id, file) in [(unfinished, "original.mp3.part"), (kept.as_str(), "original.wav.part")]
+        {
+            let folder = dir.join("meetings").join(id);
+            std::fs::create_dir_all(&folder).expect("folder");
+            std::fs::write(folder.join(file), b"half an upload").expect("part");
+        }
+    });
+    let meetings = service.data_dir().join("meetings");
+    assert!(!meetings.join(unfinished).exists(), "the orphan upload is gone");
+    assert!(meetings.join(&kept).join("original.wav.part").exists(), "a meeting's folder is kept");
+    assert_eq!(get(&service, "/v1/meetings").await.body["total"], 1);
+}

@@ -80,6 +80,37 @@ async fn receive(body: Body, folder: &FsPath, target: &FsPath) -> ApiResult<()> 
         .map_err(|e| ApiError::internal("storing the upload", e))
 }
 
+/// At start-up: removes what uploads cut off by a crash left behind, i.e. a
+/// folder holding an `original.*.part` file whose meeting was never created.
+/// The folder of a meeting that exists is never touched.
+pub fn remove_unfinished_uploads(state: &AppState) {
+    let Ok(folders) = std::fs::read_dir(state.data_dir.meetings()) else { return };
+    for folder in folders.flatten().map(|entry| entry.path()) {
+        let Some(id) = folder.file_name().and_then(|name| name.to_str()).map(str::to_owned) else {
+            continue;
+        };
+        if !has_partial_upload(&folder) || state.store.meeting(&id).is_ok() {
+            continue;
+        }
+        match std::fs::remove_dir_all(&folder) {
+            Ok(()) => {
+                tracing::info!(folder = %folder.display(), "removed an upload cut off by a stop")
+            }
+            Err(error) => tracing::warn!(%error, "could not remove an unfinished upload"),
+        }
+    }
+}
+
+fn has_partial_upload(folder: &FsPath) -> bool {
+    std::fs::read_dir(folder).is_ok_and(|entries| {
+        entries.flatten().any(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("original.") && name.ends_with(".part")
+        })
+    })
+}
+
 /// `X-File-Name`, percent-decoded, without any folder part.
 fn file_name(headers: &HeaderMap) -> ApiResult<String> {
     let raw = headers
