@@ -55,6 +55,21 @@ test('meetings are listed newest first and scrolling reaches the oldest', async 
   await titles.last().scrollIntoViewIfNeeded();
   await expect(titles.last()).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+
+  // Open a meeting deep in the list, then Back: the library lists as many
+  // meetings as before and is scrolled to where it was.
+  const deep = titles.nth(COUNT - 10);
+  await deep.scrollIntoViewIfNeeded();
+  const title = await deep.innerText();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled, 'far down the page').toBeGreaterThan(2_000);
+  await deep.click();
+  await expect(page).toHaveURL(/\/meetings\//);
+  await expect(page.getByRole('textbox', { name: 'Meeting title' })).toHaveValue(title);
+  await page.goBack();
+  await expect(titles).toHaveCount(COUNT);
+  await expect(titles.nth(COUNT - 10)).toBeInViewport();
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(50);
 });
 
 test('search shows grouped results with highlights, and a hit opens the meeting at its line', async ({ page }) => {

@@ -21,8 +21,11 @@ export const router = new Router();
 export function navigate(url: string, options: { replace?: boolean } = {}): void {
   const target = new URL(url, location.href);
   const same = target.pathname === location.pathname && target.search === location.search;
-  if (options.replace || same) history.replaceState(null, '', target.href);
-  else history.pushState(null, '', target.href);
+  if (options.replace || same) history.replaceState(history.state, '', target.href);
+  else {
+    remember({ scrollY: window.scrollY }); // where this page was, for Back
+    history.pushState(null, '', target.href);
+  }
   router.sync();
   if (!target.hash && !options.replace) window.scrollTo(0, 0);
   if (!options.replace) focusMain();
@@ -38,14 +41,34 @@ function focusMain(): void {
   });
 }
 
+/** What a page kept in its history entry (its scroll position, how much it had listed). */
+export interface PageMemory {
+  scrollY?: number;
+  listed?: number;
+}
+
+/** The current history entry's memory (after Back or Forward: what the page kept). */
+export function recalled(): PageMemory {
+  const state: unknown = history.state;
+  return state && typeof state === 'object' ? (state as PageMemory) : {};
+}
+
+/** Adds to the current history entry's memory. */
+export function remember(memory: PageMemory): void {
+  history.replaceState({ ...recalled(), ...memory }, '');
+}
+
 /** Replace the query string without a new history entry. */
 export function replaceSearch(params: URLSearchParams): void {
   const query = params.toString();
-  history.replaceState(null, '', location.pathname + (query ? '?' + query : ''));
+  history.replaceState(history.state, '', location.pathname + (query ? '?' + query : ''));
   router.search = location.search;
 }
 
 export function startRouter(): void {
+  // Pages put themselves back where they were (the library after loading as
+  // many meetings as it had listed); the browser would scroll before they can.
+  history.scrollRestoration = 'manual';
   window.addEventListener('popstate', () => router.sync());
   document.addEventListener('click', (event) => {
     if (event.defaultPrevented || event.button !== 0) return;
