@@ -57,7 +57,12 @@ fn file(name: &str, caching: &'static str) -> Response {
     let Some(content) = Built::get(name) else {
         return not_found();
     };
-    let mut response = (StatusCode::OK, content.data.into_owned()).into_response();
+    // Release builds embed the files: send the static bytes without a copy.
+    let body = match content.data {
+        std::borrow::Cow::Borrowed(bytes) => axum::body::Body::from(bytes),
+        std::borrow::Cow::Owned(bytes) => axum::body::Body::from(bytes),
+    };
+    let mut response = (StatusCode::OK, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(name)));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(caching));

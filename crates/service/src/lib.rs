@@ -120,7 +120,6 @@ impl Service {
             shutdown,
         }));
         recording::recover::recover_interrupted(&state);
-        handlers::imports::remove_unfinished_uploads(&state);
         Ok(Service { listener, state })
     }
 
@@ -133,6 +132,11 @@ impl Service {
         let state = self.state;
         let shutdown = state.shutdown.clone();
         let refresh = state.environment.policy_refresh();
+        let started = std::time::SystemTime::now();
+        let sweeper = state.clone();
+        tokio::task::spawn_blocking(move || {
+            handlers::imports::remove_unfinished_uploads(&sweeper, started)
+        });
         let tasks = [
             tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
             tokio::spawn(tasks::expire_prompts(state.clone())),
