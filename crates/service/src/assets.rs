@@ -91,6 +91,7 @@ pub fn used_login_link() -> Response {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     add_page_headers(headers);
     response
 }

@@ -30,6 +30,7 @@ async fn login_links_give_a_strict_http_only_session_once() {
         http().get(&url).header("accept", "text/html").send().await.expect("browser");
     assert_eq!(in_a_browser.status(), 401);
     assert!(in_a_browser.headers()["content-security-policy"].to_str().is_ok());
+    assert_eq!(in_a_browser.headers()["www-authenticate"], "Bearer", "as every 401");
     let page = in_a_browser.text().await.expect("page");
     assert!(page.contains("recorder open") && page.contains("<h1>"), "{page}");
     call_with(Method::GET, &service.url("/v1/health"), None, None, &[("cookie", &session)])
