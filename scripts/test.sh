@@ -4,7 +4,9 @@
 # the whole test suite (unit, store, egress, tidy, and integration tests against a
 # real `recorder serve`, transcribing with the tiny.en test model), then the
 # gateway's end-to-end tests (pytest, scripts/gateway-tests.sh) and the web
-# app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh). Installs
+# app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh) and the
+# browser extension's (lint, manifest limits, type check, Playwright with the
+# extension loaded: scripts/extension-tests.sh). Installs
 # what it needs first, including the test model (scripts/test-model.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,11 @@ cargo build --workspace --locked
 # service's OpenAPI document) and lint.
 npm --prefix ui run check
 npm --prefix ui run lint
+# The browser extension: eslint, the manifest's limits (CONTRACT §10) and a
+# type check of its JavaScript against Chrome's API types.
+scripts/extension-dev-deps.sh
+npm --prefix extension-dev run lint
+npm --prefix extension-dev run check
 scripts/check-targets.sh
 scripts/test-model.sh
 SCHEMATHESIS=.venv/bin/schemathesis ST_MAX_TIME="${ST_MAX_TIME:-90}" scripts/schemathesis.sh
@@ -34,6 +41,11 @@ gateway_status=${PIPESTATUS[0]}
 scripts/ui-tests.sh 2>&1 | tee -a "$log"
 ui_status=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$ui_status
+# The extension in Chromium against real services, every request logged by a
+# proxy (screenshots of the popup in target/extension-screenshots/).
+scripts/extension-tests.sh 2>&1 | tee -a "$log"
+extension_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$extension_status
 set -e
 # One closing line with the totals of every test binary.
 # (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", and Playwright's

@@ -3,6 +3,16 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// Body of `POST /ui/login-links` (optional): the app page the link opens.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginLinkRequest {
+    /// A path of the app, such as `/settings/extension?pair`; default `/`.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 300, pattern = r"^/[^/\\]")]
+    pub page: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LoginLink {
     pub url: String,

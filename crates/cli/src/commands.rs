@@ -34,7 +34,10 @@ pub enum Command {
     #[command(subcommand)]
     Pairings(PairingsCommand),
     /// Open the app in your browser with a one-time login link
-    Open(OpenArgs),
+    Open(crate::desktop::OpenArgs),
+    /// Register recorder:// links (such as recorder://pair) with the desktop
+    #[command(subcommand)]
+    DesktopIntegration(crate::desktop::IntegrationCommand),
     /// Read or change settings
     #[command(subcommand)]
     Settings(SettingsCommand),
@@ -109,13 +112,6 @@ pub enum PairingsCommand {
     List(JsonFlag),
     /// Revoke a pairing: its token stops working at once
     Revoke { id: String },
-}
-
-#[derive(Args)]
-pub struct OpenArgs {
-    /// Print the link instead of opening a browser
-    #[arg(long)]
-    pub print: bool,
 }
 
 #[derive(Subcommand)]
@@ -215,7 +211,10 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         }
         Command::Pair(flag) => pair(&connect(&context, Channel::Person)?, flag.json).await,
         Command::Pairings(sub) => pairings(&connect(&context, Channel::Person)?, sub).await,
-        Command::Open(args) => open(&connect(&context, Channel::Person)?, args.print).await,
+        Command::Open(args) => {
+            crate::desktop::open(&connect(&context, Channel::Person)?, args).await
+        }
+        Command::DesktopIntegration(sub) => crate::desktop::integration(sub),
         Command::Settings(sub) => settings(&context, sub).await,
         Command::Policy(flag) => policy(&connect(&context, Channel::Api)?, flag.json).await,
         Command::License(LicenseCommand::Install { file }) => {
@@ -305,28 +304,6 @@ async fn pairings(client: &Client, command: PairingsCommand) -> Result<(), Failu
             println!("revoked pairing {id}");
             Ok(())
         }
-    }
-}
-
-async fn open(client: &Client, print_only: bool) -> Result<(), Failure> {
-    let link = client.login_link().await?;
-    if print_only {
-        println!("{}", link.url);
-        return Ok(());
-    }
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    match std::process::Command::new(opener).arg(&link.url).status() {
-        Ok(status) if status.success() => Ok(()),
-        _ => Err(Failure::general(format!(
-            "could not start a browser; open this link yourself within 60 s: {}",
-            link.url
-        ))),
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod ai;
 mod commands;
+mod desktop;
 mod import;
 mod models;
 mod output;

@@ -210,8 +210,10 @@ impl Client {
 
     // The person's channel (with `ui_token`).
 
-    pub async fn login_link(&self) -> ClientResult<api::LoginLink> {
-        self.post("/ui/login-links", &serde_json::json!({})).await
+    /// A one-time login link that opens `page` of the app (`/` when `None`).
+    pub async fn login_link(&self, page: Option<&str>) -> ClientResult<api::LoginLink> {
+        self.post("/ui/login-links", &api::LoginLinkRequest { page: page.map(str::to_string) })
+            .await
     }
 
     pub async fn pairing_code(&self) -> ClientResult<api::PairingCode> {

@@ -14,7 +14,12 @@ pub const WRONG_TRIES: u32 = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairAttempt {
     Accepted,
-    Rejected,
+    /// A live code, and this is not it.
+    Wrong,
+    /// The code expired before this try; it is gone now.
+    Expired,
+    /// No code is live: used, replaced, voided or never shown.
+    NoCode,
     /// Too many wrong tries: the code is now void.
     Locked,
 }
@@ -43,11 +48,11 @@ impl PairingCodes {
     pub fn attempt(&self, presented: &str, now: i64) -> PairAttempt {
         let mut live = self.lock();
         let Some(current) = live.as_mut() else {
-            return PairAttempt::Rejected;
+            return PairAttempt::NoCode;
         };
         if now >= current.expires_at {
             *live = None;
-            return PairAttempt::Rejected;
+            return PairAttempt::Expired;
         }
         if same_secret(presented, &current.code) {
             *live = None;
@@ -58,7 +63,7 @@ impl PairingCodes {
             *live = None;
             return PairAttempt::Locked;
         }
-        PairAttempt::Rejected
+        PairAttempt::Wrong
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<LiveCode>> {
@@ -85,7 +90,7 @@ mod tests {
         assert_eq!(code.len(), 6);
         assert_eq!(expires_at, 121_000);
         assert_eq!(codes.attempt(&code, 2_000), PairAttempt::Accepted);
-        assert_eq!(codes.attempt(&code, 2_000), PairAttempt::Rejected);
+        assert_eq!(codes.attempt(&code, 2_000), PairAttempt::NoCode);
     }
 
     #[test]
@@ -94,9 +99,10 @@ mod tests {
         let (old, _) = codes.show(0);
         let (new, _) = codes.show(10);
         if old != new {
-            assert_eq!(codes.attempt(&old, 20), PairAttempt::Rejected);
+            assert_eq!(codes.attempt(&old, 20), PairAttempt::Wrong);
         }
-        assert_eq!(codes.attempt(&new, 10 + CODE_LIFETIME_MS), PairAttempt::Rejected);
+        assert_eq!(codes.attempt(&new, 10 + CODE_LIFETIME_MS), PairAttempt::Expired);
+        assert_eq!(codes.attempt(&new, 11 + CODE_LIFETIME_MS), PairAttempt::NoCode);
     }
 
     #[test]
@@ -104,9 +110,9 @@ mod tests {
         let codes = PairingCodes::default();
         let (code, _) = codes.show(0);
         for _ in 0..WRONG_TRIES {
-            assert_eq!(codes.attempt(&wrong(&code), 1), PairAttempt::Rejected);
+            assert_eq!(codes.attempt(&wrong(&code), 1), PairAttempt::Wrong);
         }
         assert_eq!(codes.attempt(&wrong(&code), 1), PairAttempt::Locked);
-        assert_eq!(codes.attempt(&code, 1), PairAttempt::Rejected, "void after locking");
+        assert_eq!(codes.attempt(&code, 1), PairAttempt::NoCode, "void after locking");
     }
 }

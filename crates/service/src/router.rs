@@ -39,7 +39,8 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::LicenseInfo, recorder_api_types::LicenseRequest,
         recorder_api_types::PlanReply, recorder_api_types::PauseReply,
         recorder_api_types::ModelList, recorder_api_types::ModelInstallReply,
-        recorder_api_types::LoginLink, recorder_api_types::ModelAddRequest,
+        recorder_api_types::LoginLink, recorder_api_types::LoginLinkRequest,
+        recorder_api_types::ModelAddRequest,
         recorder_api_types::ModelAdded,
     )),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))

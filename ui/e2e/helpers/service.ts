@@ -105,7 +105,23 @@ export class Service {
     fs.renameSync(temporary, this.policyPath);
   }
 
-  private async launch(): Promise<void> {
+  /** Kills the service as a crash would, keeping its data folder and port for `restart`. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Starts a killed service again on the same port and data folder. */
+  async restart(): Promise<void> {
+    await this.launch(this.port);
+  }
+
+  private async launch(port = 0): Promise<void> {
     const o = this.options;
     const env = withoutDataDir();
     delete env.RECORDER_MODEL_PATH;
@@ -115,7 +131,7 @@ export class Service {
     if (o.policyRefreshSecs !== undefined) env.RECORDER_POLICY_REFRESH_SECS = String(o.policyRefreshSecs);
     if (o.model) env.RECORDER_MODEL_PATH = TEST_MODEL;
     Object.assign(env, o.env ?? {});
-    const args = ['serve', '--port', '0', '--data-dir', this.dataDir];
+    const args = ['serve', '--port', String(port), '--data-dir', this.dataDir];
     if (o.audio) {
       args.push('--mic-file', o.audio.mic, '--sys-file', o.audio.sys, '--audio-speed', String(o.audio.speed ?? 1));
     }
@@ -155,9 +171,13 @@ export class Service {
     }
   }
 
-  /** A one-time login URL, minted exactly as a person does: `recorder open --print`. */
-  async loginUrl(): Promise<string> {
-    const { stdout } = await run(RECORDER_BIN, ['--data-dir', this.dataDir, '--port', String(this.port), 'open', '--print'], {
+  /**
+   * A one-time login URL, minted exactly as a person does: `recorder open
+   * [LINK] --print` (LINK such as `recorder://pair`; default the library).
+   */
+  async loginUrl(link?: string): Promise<string> {
+    const open = ['open', ...(link ? [link] : []), '--print'];
+    const { stdout } = await run(RECORDER_BIN, ['--data-dir', this.dataDir, '--port', String(this.port), ...open], {
       env: withoutDataDir(),
     });
     const url = stdout.trim().split('\n').find((line) => line.startsWith('http'));
@@ -215,13 +235,7 @@ export class Service {
 
   /** Kills the service (SIGKILL, as the Rust harness) and removes its folder. */
   async stop(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await this.kill();
     if (!process.env.E2E_KEEP_DATA) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 }

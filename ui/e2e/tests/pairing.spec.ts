@@ -61,3 +61,13 @@ test('show a pairing code, pair with it, and revoke the paired client', async ({
   expect(await health()).toBe(401);
   expect((await service.get<{ pairings: unknown[] }>('/ui/pairings')).pairings).toEqual([]);
 });
+
+test('recorder://pair opens Settings → Extension with a fresh code showing', async ({ page }) => {
+  // What the extension's "Open pairing settings" and the desktop's URL handler run.
+  await page.goto(await service.loginUrl('recorder://pair'));
+  await page.waitForURL(service.url('/settings/extension'));
+  await expect(page.getByText(/^\s*\d{6}\s*$/)).toBeVisible();
+  await expect(page.getByText(/Expires in/)).toBeVisible();
+  // The flag is gone from the address: a refresh does not mint another code.
+  expect(new URL(page.url()).search).toBe('');
+});

@@ -158,3 +158,47 @@ fn a_taken_port_says_address_in_use() {
         .expect("log");
     assert!(log.contains("address in use"), "{log}");
 }
+
+/// `recorder://pair` (what the extension's "Open pairing settings" opens) gives
+/// a login link that lands on Settings → Extension, asking for a fresh code.
+#[tokio::test]
+async fn recorder_pair_links_open_the_extension_settings() {
+    let service = crate::start();
+    let link = stdout(&run(&service, &["open", "recorder://pair", "--print"]));
+    let landed = recorder_test_support::http().get(link.trim()).send().await.expect("login");
+    assert_eq!(landed.status(), 303);
+    assert_eq!(landed.headers()["location"], "/settings/extension?pair");
+    let unknown = run(&service, &["open", "recorder://format-disk", "--print"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("recorder://"));
+    let elsewhere = crate::call(
+        reqwest::Method::POST,
+        &service.url("/ui/login-links"),
+        Some(&service.ui_token),
+        Some(&serde_json::json!({"page": "//evil.example/"})),
+    )
+    .await;
+    elsewhere.expect_error(400, "invalid_request");
+}
+
+#[test]
+fn desktop_integration_registers_the_recorder_scheme() {
+    let data_home = tempfile::tempdir().expect("temp");
+    let integration = |action: &str| {
+        std::process::Command::new(BIN)
+            .args(["desktop-integration", action])
+            .env("XDG_DATA_HOME", data_home.path())
+            .env("XDG_CONFIG_HOME", data_home.path().join("config"))
+            .output()
+            .expect("run")
+    };
+    let installed = integration("install");
+    assert!(installed.status.success(), "{}", String::from_utf8_lossy(&installed.stderr));
+    let entry_path = data_home.path().join("applications/recorder-url-handler.desktop");
+    let entry = std::fs::read_to_string(&entry_path).expect("entry written");
+    assert!(entry.contains("MimeType=x-scheme-handler/recorder;"), "{entry}");
+    assert!(entry.contains(" open %u"), "{entry}");
+    let removed = integration("uninstall");
+    assert!(removed.status.success());
+    assert!(!entry_path.exists(), "uninstall removes the entry");
+}

@@ -27,11 +27,19 @@ pub async fn pair(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<PairRequest>,
 ) -> ApiResult<Json<PairReply>> {
+    // One code for all three (the contract's), but words that tell the person
+    // what to do: the extension shows them as they are.
+    let refused = |message: &str| ApiError::new(ErrorCode::InvalidPairingCode, message);
     match state.pairing_codes.attempt(request.code.trim(), now_ms()) {
-        PairAttempt::Rejected => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidPairingCode,
-                "the pairing code is wrong, expired or already used",
+        PairAttempt::Wrong => {
+            return Err(refused("that pairing code is wrong: check the six digits shown in the app"))
+        }
+        PairAttempt::Expired => {
+            return Err(refused("that pairing code has expired: show a new one in the app"))
+        }
+        PairAttempt::NoCode => {
+            return Err(refused(
+                "no pairing code is waiting (it was used, expired or never shown): show a new one in the app",
             ))
         }
         PairAttempt::Locked => {

@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::{
-    ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, Meeting, Pairing, PairingCode,
-    Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest, PlanReply,
+    ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, LoginLinkRequest, Meeting, Pairing,
+    PairingCode, Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest, PlanReply,
     PromptAnswer, PromptAnswerRequest, RecordingPaused, StopReply,
 };
 use recorder_domain::Plan;
@@ -17,17 +17,39 @@ use serde_json::{json, Value};
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, QueryMap};
+use crate::extract::{parse_json, ApiJson, BodyBytes, QueryMap};
 use crate::handlers::recording::{start_spec_of, text};
 use crate::license;
 use crate::managed::SettingsChangeError;
 use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
 
-/// `POST /ui/login-links` → a one-time login URL, valid 60 s.
-pub async fn login_link(State(state): State<AppState>) -> Json<LoginLink> {
-    let code = state.sessions.new_link(now_ms());
-    Json(LoginLink { url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port) })
+/// `POST /ui/login-links` `{ page? }` → a one-time login URL, valid 60 s, that
+/// opens `page` (an app path; `/` by default). The page is held server-side
+/// with the code, so the link cannot be edited into a redirect elsewhere.
+pub async fn login_link(
+    State(state): State<AppState>,
+    BodyBytes(body): BodyBytes,
+) -> ApiResult<Json<LoginLink>> {
+    let request: LoginLinkRequest =
+        if body.trim_ascii().is_empty() { LoginLinkRequest::default() } else { parse_json(&body)? };
+    let page = request.page.unwrap_or_else(|| "/".to_string());
+    if !is_app_path(&page) {
+        return Err(ApiError::invalid(
+            "field `page` must be a path of the app, such as /settings/extension",
+        ));
+    }
+    let code = state.sessions.new_link(now_ms(), &page);
+    Ok(Json(LoginLink { url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port) }))
+}
+
+/// `/settings/extension?pair` yes; `//elsewhere`, `/\\elsewhere`, `https://…` no.
+fn is_app_path(page: &str) -> bool {
+    let mut chars = page.chars();
+    chars.next() == Some('/')
+        && !matches!(chars.next(), Some('/' | '\\'))
+        && page.len() <= 300
+        && page.chars().all(|c| c.is_ascii_graphic())
 }
 
 /// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`. A
@@ -39,7 +61,7 @@ pub async fn login(
     headers: axum::http::HeaderMap,
 ) -> ApiResult<Response> {
     let code = query.text("code").unwrap_or_default();
-    let Some(session) = state.sessions.redeem_link(code, now_ms()) else {
+    let Some(redeemed) = state.sessions.redeem_link(code, now_ms()) else {
         let wants_page = headers
             .get(axum::http::header::ACCEPT)
             .and_then(|value| value.to_str().ok())
@@ -49,8 +71,8 @@ pub async fn login(
         }
         return Err(ApiError::unauthorized("this login link is wrong, expired or already used"));
     };
-    let cookie = format!("{COOKIE_NAME}={session}; HttpOnly; SameSite=Strict; Path=/");
-    Ok((StatusCode::SEE_OTHER, [(LOCATION, "/".to_string()), (SET_COOKIE, cookie)]).into_response())
+    let cookie = format!("{COOKIE_NAME}={}; HttpOnly; SameSite=Strict; Path=/", redeemed.session);
+    Ok((StatusCode::SEE_OTHER, [(LOCATION, redeemed.opens), (SET_COOKIE, cookie)]).into_response())
 }
 
 /// `POST /ui/prompts/:prompt_id/answer` `{ answer: record | decline | always }`.

@@ -1,0 +1,163 @@
+/**
+ * Detection and prompting (CONTRACT §10) on each product's fake pages: the
+ * synthetic page built from the contract's signals, the page reproduced from
+ * the real product's structure, and (where the product has data-* signals) the
+ * real page in German. Every prompt is counted at the network: the logging
+ * proxy sees each POST the browser makes.
+ */
+import { expect, test } from '@playwright/test';
+import { badge, shoot, openPopup } from './helpers/browser';
+import { openMeeting, pause, PRODUCTS, serveMeetings, setState, setTitle, type Product, type Variant } from './helpers/meetings';
+import { pair, world, type World } from './helpers/setup';
+
+interface Prompt {
+  prompt_id: string;
+  source_app: string;
+  title: string;
+  url: string;
+  attendees: { name: string; self?: boolean }[];
+}
+
+let w: World;
+test.beforeEach(async () => {
+  w = await world();
+});
+test.afterEach(async () => {
+  await w?.close();
+});
+
+const prompts = () => w.proxy.requests('POST', '/v1/recording/prompt').length;
+
+async function pending(): Promise<Prompt[]> {
+  return (await w.service.get<{ prompts: Prompt[] }>('/ui/prompts')).prompts;
+}
+
+async function decline(prompt: Prompt): Promise<void> {
+  const answer = await w.service.call('POST', `/ui/prompts/${prompt.prompt_id}/answer`, { body: { answer: 'decline' } });
+  expect(answer.status, answer.text).toBe(200);
+}
+
+/** The body the extension sent (as the proxy saw it) and what the app shows. */
+function expectBody(sent: Prompt, shown: Prompt, product: Product, variant: Variant): void {
+  expect(Object.keys(sent).sort()).toEqual(['attendees', 'source_app', 'title', 'url']);
+  for (const prompt of [sent, shown]) {
+    expect(prompt.source_app).toBe(product.source_app);
+    expect(prompt.title).toBe(product.title(variant));
+    expect(prompt.url).toBe(product.promptUrl);
+    const names = prompt.attendees.map((a) => a.name);
+    expect(new Set(names)).toEqual(new Set(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']));
+    expect(names).toHaveLength(3);
+  }
+  // The own entry is marked `self: true` where the page shows who you are (an
+  // addition to the contract's {name}; the app ignores it for now).
+  const own = sent.attendees.filter((a) => a.self).map((a) => a.name);
+  expect(own).toEqual(product.marksSelf(variant) ? ['Ada Lovelace'] : []);
+  expect(sent.attendees.every((a) => a.self === undefined || a.self === true)).toBe(true);
+}
+
+function sentBody(index: number): Prompt {
+  return JSON.parse(w.proxy.requests('POST', '/v1/recording/prompt')[index].body) as Prompt;
+}
+
+for (const product of PRODUCTS) {
+  for (const variant of product.variants) {
+    test(`${product.label} (${variant} page): lobby and muted ask nothing; the mic going on asks once; rejoining asks again`, async () => {
+      await pair(w);
+      await serveMeetings(w.browser.context, variant);
+      const tab = await openMeeting(w.browser.context, product);
+      await setTitle(tab, 'Weekly sync');
+      await setState(tab, 'lobby');
+      await pause(1500);
+      await setState(tab, 'muted');
+      await pause(1500);
+      expect(prompts(), 'no prompt in the lobby or while muted').toBe(0);
+
+      await setState(tab, 'live');
+      await expect.poll(prompts).toBe(1);
+      const [shown] = await pending();
+      expectBody(sentBody(0), shown, product, variant);
+
+      // Muting and unmuting in the same call asks nothing more.
+      await setState(tab, 'muted');
+      await pause(800);
+      await setState(tab, 'live');
+      await pause(1500);
+      expect(prompts(), 'one prompt per call').toBe(1);
+
+      // Leave, decline the first card, join again: a new call asks again.
+      await decline(shown);
+      await setState(tab, 'left');
+      await pause(1500);
+      await setState(tab, 'lobby');
+      await setState(tab, 'live');
+      await expect.poll(prompts).toBe(2);
+      const [again] = await pending();
+      expect(again.prompt_id).not.toBe(shown.prompt_id);
+      expect(await badge(w.browser)).toBe('');
+      if (variant === 'real') {
+        const popup = await openPopup(w.browser);
+        await popup.getByText('Details').click();
+        await expect(popup.locator('#details-list')).toContainText('Ada Lovelace');
+        await shoot(popup, `popup-details-${product.source_app}`);
+      }
+    });
+  }
+}
+
+test('nothing is sent while unpaired; pairing mid-call sends the prompt', async () => {
+  await serveMeetings(w.browser.context, 'synthetic');
+  const tab = await openMeeting(w.browser.context, PRODUCTS[0]);
+  await setState(tab, 'live');
+  await pause(4000);
+  expect(prompts(), 'never sent while unpaired').toBe(0);
+  await pair(w);
+  // The detector retries with back-off while the call is live (1, 2, 4 … 30 s).
+  await expect.poll(prompts, { timeout: 40_000 }).toBe(1);
+  expect((await pending())[0].source_app).toBe('google_meet');
+});
+
+test('the app down during a call: "!" and retries; the prompt arrives once it is back', async () => {
+  test.setTimeout(180_000);
+  await pair(w);
+  await w.service.kill();
+  await serveMeetings(w.browser.context, 'synthetic');
+  const tab = await openMeeting(w.browser.context, PRODUCTS[2]);
+  await setTitle(tab, 'Weekly sync');
+  await setState(tab, 'live');
+  await expect.poll(() => badge(w.browser)).toBe('!');
+  await expect.poll(prompts, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await w.service.restart();
+  await expect.poll(async () => (await pending()).length, { timeout: 60_000 }).toBe(1);
+  expect((await pending())[0].title).toBe('Weekly sync');
+  await expect.poll(() => badge(w.browser)).toBe('');
+  const sent = prompts();
+  await pause(3000);
+  expect(prompts(), 'no more tries once the app took it').toBe(sent);
+});
+
+test('teams.live.com is recognised too, and a passcode in the link is not sent', async () => {
+  await pair(w);
+  await serveMeetings(w.browser.context, 'synthetic');
+  const tab = await w.browser.context.newPage();
+  await tab.goto('https://teams.live.com/meet/9398765432100?p=Pa55code');
+  await setTitle(tab, 'Family call');
+  await setState(tab, 'live');
+  await expect.poll(prompts).toBe(1);
+  const [shown] = await pending();
+  expect(shown.source_app).toBe('teams');
+  expect(shown.title).toBe('Family call');
+  expect(shown.url).toBe('https://teams.live.com/meet/9398765432100');
+});
+
+test('pages that are not meetings get no observer and send nothing', async () => {
+  await pair(w);
+  await w.browser.context.route('https://meet.google.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Google Meet</title><button aria-label="Leave call">x</button><button aria-label="Turn off microphone">m</button>' }),
+  );
+  const tab = await w.browser.context.newPage();
+  await tab.goto('https://meet.google.com/landing');
+  await pause(2000);
+  expect(prompts()).toBe(0);
+  const statuses = await (await w.browser.worker()).evaluate(() => chrome.storage.session.get(null));
+  expect(Object.keys(statuses).filter((key) => key.startsWith('tab:'))).toEqual([]);
+});
