@@ -96,9 +96,22 @@ for (const product of PRODUCTS) {
       expect(await badge(w.browser)).toBe('');
       if (variant === 'real') {
         const popup = await openPopup(w.browser);
-        await popup.getByText('Details').click();
+        await popup.getByText('Details', { exact: true }).click();
         await expect(popup.locator('#details-list')).toContainText('Ada Lovelace');
         await shoot(popup, `popup-details-${product.source_app}`);
+        // The clipboard of a headless browser cannot be read back: keep what is written.
+        await popup.evaluate(() => {
+          const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+          navigator.clipboard.writeText = (text: string) => {
+            (window as unknown as { copied: string }).copied = text;
+            return write(text);
+          };
+        });
+        await popup.getByRole('button', { name: 'Copy details' }).click();
+        await expect(popup.getByText('Copied: paste it into your bug report.')).toBeVisible();
+        const copied = JSON.parse(await popup.evaluate(() => (window as unknown as { copied: string }).copied));
+        expect(copied.source_app).toBe(product.source_app);
+        expect(copied.matched.in_call).toBeTruthy();
       }
     });
   }
@@ -160,4 +173,17 @@ test('pages that are not meetings get no observer and send nothing', async () =>
   expect(prompts()).toBe(0);
   const statuses = await (await w.browser.worker()).evaluate(() => chrome.storage.session.get(null));
   expect(Object.keys(statuses).filter((key) => key.startsWith('tab:'))).toEqual([]);
+});
+
+test('a page that becomes a meeting without loading (history.pushState) is picked up', async () => {
+  await pair(w);
+  await serveMeetings(w.browser.context, 'synthetic');
+  const tab = await w.browser.context.newPage();
+  await tab.goto('https://meet.google.com/landing');
+  await setState(tab, 'live');
+  await pause(1500);
+  expect(prompts(), 'not a meeting URL yet').toBe(0);
+  await tab.evaluate(() => history.pushState({}, '', '/abc-defg-hij'));
+  await expect.poll(prompts).toBe(1);
+  expect(sentBody(0).url).toBe('https://meet.google.com/abc-defg-hij');
 });

@@ -19,7 +19,7 @@
   const THROTTLE_MS = 250;
   const LEAVE_CONFIRM_MS = 600;
   const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
-  const SAMPLES = 512;
+  const SAMPLES = 4096;
   const WATCHED_ATTRIBUTES = ['aria-label', 'aria-pressed', 'data-is-muted', 'data-state', 'data-tid', 'id', 'class', 'hidden'];
 
   /**
@@ -36,21 +36,29 @@
    * }} Product
    */
 
+  /** @type {WeakMap<Signal[], { element: Element, selector: string, test?: (element: Element) => boolean }>} */
+  const lastMatch = new WeakMap();
+
   /**
    * The first signal that matches: the element and the selector that found it.
+   * The element found last time is checked first (still in the page, still
+   * matching): in a call that is one `matches` instead of a document search.
    * @param {Signal[]} signals
    */
   function find(signals) {
+    const last = lastMatch.get(signals);
+    if (last && last.element.isConnected && last.element.matches(last.selector) && (!last.test || last.test(last.element))) {
+      return { element: last.element, selector: last.selector };
+    }
     for (const signal of signals) {
-      if (!signal.test) {
-        const element = document.querySelector(signal.selector);
-        if (element) return { element, selector: signal.selector };
-        continue;
-      }
-      for (const element of document.querySelectorAll(signal.selector)) {
-        if (signal.test(element)) return { element, selector: signal.selector };
+      for (const element of signal.test ? document.querySelectorAll(signal.selector) : [document.querySelector(signal.selector)]) {
+        if (element && (!signal.test || signal.test(element))) {
+          lastMatch.set(signals, { element, selector: signal.selector, test: signal.test });
+          return { element, selector: signal.selector };
+        }
       }
     }
+    lastMatch.delete(signals);
     return null;
   }
 
@@ -145,6 +153,8 @@
     const batchMs = [];
     /** @type {number[]} */
     const evaluateMs = [];
+    /** @type {number[]} */
+    const promptMs = [];
 
     /** @param {number[]} list @param {number} value */
     const sample = (list, value) => {
@@ -220,7 +230,10 @@
       report(next, { in_call: inCall?.selector ?? null, mic_on: micOn?.selector ?? null });
       if (next === 'live' && call && !call.prompted) {
         call.prompted = true;
-        void ask(call);
+        // Reading the roster for the request is a one-off per call, kept out
+        // of the per-check cost (and measured on its own).
+        const current = call;
+        queueMicrotask(() => void ask(current));
       }
     }
 
@@ -261,7 +274,10 @@
 
     /** @param {NonNullable<typeof call>} current */
     async function ask(current) {
-      const answer = await send({ type: 'meeting.live', meeting: meeting() });
+      const began = performance.now();
+      const body = meeting();
+      sample(promptMs, performance.now() - began);
+      const answer = await send({ type: 'meeting.live', meeting: body });
       if (current.ended) return;
       current.outcome = answer?.outcome ?? 'no answer';
       current.message = answer?.message ?? '';
@@ -316,6 +332,8 @@
           evaluations: evaluateMs.length,
           evaluate_p50_ms: quantile(evaluateMs, 0.5),
           evaluate_p99_ms: quantile(evaluateMs, 0.99),
+          prompt_bodies: promptMs.length,
+          prompt_body_max_ms: Math.max(0, ...promptMs),
         },
       };
     }
@@ -328,7 +346,7 @@
 
     // Single-page apps change the URL without loading a page.
     const onNavigate = () => schedule();
-    global.navigation?.addEventListener('navigatesuccess', onNavigate);
+    global.navigation?.addEventListener('currententrychange', onNavigate);
     window.addEventListener('popstate', onNavigate);
     window.addEventListener('pagehide', () => {
       if (lastReport) void send({ type: 'detector.gone' });

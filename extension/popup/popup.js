@@ -152,8 +152,21 @@ async function showTab() {
   fillDetails(details ?? frame);
 }
 
+/** What the detector reported, as JSON for a bug report. */
+let lastDetails = '';
+
+async function copyDetails() {
+  try {
+    await navigator.clipboard.writeText(lastDetails);
+    $('copy-note').textContent = 'Copied: paste it into your bug report.';
+  } catch {
+    $('copy-note').textContent = 'Could not copy: select the details above instead.';
+  }
+}
+
 /** @param {any} d */
 function fillDetails(d) {
+  lastDetails = JSON.stringify({ extension: ext.runtime.getManifest().version, userAgent: navigator.userAgent, ...d }, null, 2);
   const rows = [
     ['Product', d.source_app],
     ['Where', d.frame === 'frame' ? 'a frame of the page' : 'the page'],
@@ -193,6 +206,7 @@ $('forget').addEventListener('click', async () => {
 });
 $('open-settings').addEventListener('click', () => void ext.tabs.create({ url: 'recorder://pair' }));
 $('options').addEventListener('click', () => void ext.runtime.openOptionsPage());
+$('copy-details').addEventListener('click', () => void copyDetails());
 ext.storage.onChanged.addListener((changes, area) => {
   if ((area === 'session' && changes.status) || (area === 'local' && changes.token)) void render();
   if (area === 'session' && Object.keys(changes).some((key) => key.startsWith('tab:'))) void showTab();

@@ -198,6 +198,16 @@ fn desktop_integration_registers_the_recorder_scheme() {
     let entry = std::fs::read_to_string(&entry_path).expect("entry written");
     assert!(entry.contains("MimeType=x-scheme-handler/recorder;"), "{entry}");
     assert!(entry.contains(" open %u"), "{entry}");
+    // Where xdg-utils is installed (it comes with Chromium on Debian), the
+    // desktop now names our entry as the handler of recorder:// links.
+    let query = std::process::Command::new("xdg-mime")
+        .args(["query", "default", "x-scheme-handler/recorder"])
+        .env("XDG_DATA_HOME", data_home.path())
+        .env("XDG_CONFIG_HOME", data_home.path().join("config"))
+        .output();
+    if let Ok(query) = query {
+        assert_eq!(String::from_utf8_lossy(&query.stdout).trim(), "recorder-url-handler.desktop");
+    }
     let removed = integration("uninstall");
     assert!(removed.status.success());
     assert!(!entry_path.exists(), "uninstall removes the entry");
