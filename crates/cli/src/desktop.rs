@@ -7,6 +7,7 @@ use std::process::Command as Process;
 
 use clap::{Args, Subcommand};
 use recorder_client::Client;
+use recorder_settings::Environment;
 
 use crate::commands::Failure;
 
@@ -157,11 +158,12 @@ fn quote_exec(program: &str) -> String {
     format!("\"{}\"", escaped.replace('%', "%%"))
 }
 
+/// `$XDG_DATA_HOME/applications`, else `~/.local/share/applications`.
 fn applications_folder() -> Result<PathBuf, Failure> {
-    let data_home = std::env::var_os("XDG_DATA_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+    let environment = Environment::from_process();
+    let data_home = environment
+        .xdg_data_home
+        .or_else(|| environment.home.map(|home| home.join(".local/share")))
         .ok_or_else(|| Failure::general("neither XDG_DATA_HOME nor HOME is set"))?;
     Ok(data_home.join("applications"))
 }
