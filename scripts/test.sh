@@ -50,6 +50,6 @@ set -e
 # One closing line with the totals of every test binary.
 # (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", and Playwright's
 # "  12 passed (40.1s)" / "  1 failed" lines are added in.)
-grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s|^ +[0-9]+ (passed|failed)( \([0-9.]+m?s\))?$' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
+grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s|^ +[0-9]+ (passed|failed)( \([0-9.]+(ms|s|m|h)\))?$' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
   END { printf "tests: %d passed, %d failed\n", p, f }'
 exit "$status"
