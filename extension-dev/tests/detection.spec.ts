@@ -76,6 +76,15 @@ for (const product of PRODUCTS) {
       await expect.poll(prompts).toBe(1);
       const [shown] = await pending();
       expectBody(sentBody(0), shown, product, variant);
+      if (variant === 'real-de') {
+        // German labels: only the language-independent fallback can have matched.
+        const frames = await (await w.browser.worker()).evaluate(() => chrome.storage.session.get(null));
+        const live = Object.entries(frames)
+          .filter(([key]) => key.startsWith('tab:'))
+          .flatMap(([, tab]) => Object.values(tab as Record<string, { phase: string; matched: { mic_on: string } }>))
+          .find((frame) => frame.phase === 'live');
+        expect(live?.matched.mic_on).not.toContain('aria-label');
+      }
 
       // Muting and unmuting in the same call asks nothing more.
       await setState(tab, 'muted');

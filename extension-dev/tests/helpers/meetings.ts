@@ -56,8 +56,14 @@ export const PRODUCTS: Product[] = [
   },
 ];
 
+/** A page's HTML; `meet-real-de` is `meet-real` with German as its language. */
 function page(name: string): string {
-  return fs.readFileSync(path.join(PAGES, `${name}.html`), 'utf8');
+  const german = name.endsWith('-de');
+  const html = fs.readFileSync(path.join(PAGES, `${german ? name.slice(0, -3) : name}.html`), 'utf8');
+  if (!german) return html;
+  const localised = html.replace("const DEFAULT_LANG = 'en';", "const DEFAULT_LANG = 'de';").replace('<html lang="en">', '<html lang="de">');
+  if (localised === html) throw new Error(`${name}: the page has no DEFAULT_LANG to switch`);
+  return localised;
 }
 
 /** Serves `variant` of every product on its real origin. */
