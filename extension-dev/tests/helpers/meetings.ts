@@ -56,10 +56,17 @@ export const PRODUCTS: Product[] = [
   },
 ];
 
-/** A page's HTML; `meet-real-de` is `meet-real` with German as its language. */
+const KIT = fs.readFileSync(path.join(PAGES, 'fake-kit.js'), 'utf8');
+
+/**
+ * A page's HTML with the shared fake kit inlined (the product's origin serves
+ * only the routed page); `meet-real-de` is `meet-real` with German as its language.
+ */
 function page(name: string): string {
   const german = name.endsWith('-de');
-  const html = fs.readFileSync(path.join(PAGES, `${german ? name.slice(0, -3) : name}.html`), 'utf8');
+  const file = fs.readFileSync(path.join(PAGES, `${german ? name.slice(0, -3) : name}.html`), 'utf8');
+  const html = file.replace('<script src="fake-kit.js"></script>', () => `<script>\n${KIT}</script>`);
+  if (html === file) throw new Error(`${name}: the page does not load fake-kit.js`);
   if (!german) return html;
   const localised = html.replace("const DEFAULT_LANG = 'en';", "const DEFAULT_LANG = 'de';").replace('<html lang="en">', '<html lang="de">');
   if (localised === html) throw new Error(`${name}: the page has no DEFAULT_LANG to switch`);
