@@ -362,5 +362,5 @@
     return clean.href;
   }
 
-  global.recorderDetector = { start, find, cleanText, uniqueAttendees, readAttendees, splitRole };
+  global.recorderDetector = { start, cleanText, readAttendees };
 })();

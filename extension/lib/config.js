@@ -46,8 +46,3 @@ export function normaliseBaseUrl(text) {
   }
   return `http://127.0.0.1:${url.port || '80'}`;
 }
-
-/** @param {string} baseUrl */
-export async function saveBaseUrl(baseUrl) {
-  await ext.storage.local.set({ baseUrl: normaliseBaseUrl(baseUrl) });
-}

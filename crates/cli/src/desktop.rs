@@ -143,10 +143,12 @@ pub fn desktop_entry(exe: &Path) -> String {
     )
 }
 
-/// Quoting of the Desktop Entry Specification's `Exec` key.
+/// Quoting of the Desktop Entry Specification's `Exec` key (`%` is a field
+/// code there, so a literal one is always doubled).
 fn quote_exec(program: &str) -> String {
+    let program = program.replace('%', "%%");
     if !program.chars().any(|c| " \t\n\"'\\><~|&;$*?#()`".contains(c)) {
-        return program.to_string();
+        return program;
     }
     let escaped: String = program
         .chars()
@@ -155,7 +157,7 @@ fn quote_exec(program: &str) -> String {
             _ => vec![c],
         })
         .collect();
-    format!("\"{}\"", escaped.replace('%', "%%"))
+    format!("\"{escaped}\"")
 }
 
 /// `$XDG_DATA_HOME/applications`, else `~/.local/share/applications`.
@@ -199,6 +201,7 @@ mod tests {
     fn exec_paths_with_spaces_are_quoted() {
         assert_eq!(quote_exec("/usr/bin/recorder"), "/usr/bin/recorder");
         assert_eq!(quote_exec("/opt/My Apps/recorder"), "\"/opt/My Apps/recorder\"");
+        assert_eq!(quote_exec("/opt/100%/recorder"), "/opt/100%%/recorder");
         let entry = desktop_entry(Path::new("/usr/bin/recorder"));
         assert!(entry.contains("Exec=/usr/bin/recorder open %u\n"), "{entry}");
         assert!(entry.contains("MimeType=x-scheme-handler/recorder;\n"), "{entry}");
