@@ -22,6 +22,9 @@ test('the right code pairs: the token is stored, the badge leaves PAIR', async (
   const popup = await openPopup(w.browser);
   await expect(popup.getByText('Not paired')).toBeVisible();
   await shoot(popup, 'popup-unpaired');
+  await popup.emulateMedia({ colorScheme: 'dark' });
+  await shoot(popup, 'popup-unpaired-dark');
+  await popup.emulateMedia({ colorScheme: 'light' });
   await typeCode(popup, await pairingCode(w.service));
   await expect(popup.getByText('Ready, not recording')).toBeVisible();
   await expect.poll(() => badge(w.browser)).toBe('');

@@ -51,6 +51,8 @@ test('REC while recording (health poll), empty after stop (events), marker from 
   await popup.getByRole('button', { name: 'Add marker' }).click();
   await expect(popup.getByRole('status').filter({ hasText: 'Budget decision' })).toBeVisible();
   await shoot(popup, 'popup-recording-marker');
+  await popup.emulateMedia({ colorScheme: 'dark' });
+  await shoot(popup, 'popup-recording-marker-dark');
   const meeting = await w.service.get<{ markers: { label: string; at_ms: number }[] }>(`/ui/meetings/${meetingId}`);
   expect(meeting.markers.map((m) => m.label)).toContain('Budget decision');
   // The worker follows /v1/events while recording: the stop shows at once,
