@@ -9,7 +9,10 @@ target/release/recorder) at real-time pace, measures 30 s idle first (no
 model loaded), then records the whole call and samples the service's CPU
 time and RSS every second from /proc. Latency of a line is the arrival of
 its `segment.new` event minus the moment its end was played (recording start
-+ end_ms). Prints a Markdown table and writes it to bench/results/.
++ end_ms). The service logs where each line's time went (`live line`:
+gate_ms the pause the voice-activity gate waited for, wait_ms queue and
+engine busy, engine_ms whisper, save_ms database and event); their p50/p95
+are a second table. Prints Markdown tables and writes them to bench/results/.
 
 Run: python3 bench/live.py   (after scripts/test-model.sh and a release build)
 """
@@ -18,6 +21,7 @@ import http.client
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -126,7 +130,12 @@ def run(model, files, folder):
     data = folder / f"data-{model}"
     data.mkdir()
     (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
-    env = dict(os.environ, RECORDER_MODEL_PATH=str(MODELS / model), RECORDER_LOG="warn")
+    env = dict(os.environ, RECORDER_MODEL_PATH=str(MODELS / model),
+               RECORDER_LOG="warn,recorder_service::recording::live=debug")
+    if (MODELS / "silero-vad.safetensors").is_file() and not os.environ.get("BENCH_ENERGY_VAD"):
+        env["RECORDER_VAD_PATH"] = str(MODELS / "silero-vad.safetensors")
+    else:
+        env["RECORDER_VAD_PATH"] = str(folder / "no-vad")
     service = subprocess.Popen([BIN, "serve", "--data-dir", str(data), "--port", "0", "--mic-file", str(files["mic"]), "--sys-file", str(files["sys"])], stdout=subprocess.PIPE, env=env)
     port = int(service.stdout.readline().decode().rsplit(":", 1)[1])
     token = (data / "api_token").read_text().strip()
@@ -144,6 +153,7 @@ def run(model, files, folder):
         time.sleep(0.5)
     stop.set()
     latencies = sorted(utterance_latencies(events, started))
+    parts = line_parts(data / "logs" / "recorder.log")
     lines = sum(1 for _, e in events if e["type"] == "segment.new")
     service.terminate()
     service.wait()
@@ -151,8 +161,28 @@ def run(model, files, folder):
     return {
         "model": model, "idle_cpu": idle_cpu, "idle_rss": idle_rss / 2**20,
         "cpu": rec_cpu, "peak_cpu": rec_peak_cpu, "rss": rec_rss / 2**20,
-        "p50": pick(0.50), "p95": pick(0.95), "live_lines": len(latencies), "lines": lines,
+        "p50": pick(0.50), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
+        "live_lines": len(latencies), "lines": lines, "parts": parts,
+        "vad": "energy" if "no-vad" in env["RECORDER_VAD_PATH"] else "silero",
     }
+
+
+def line_parts(log):
+    """Each `live line` log record's parts, in ms."""
+    parts = {"gate_ms": [], "wait_ms": [], "engine_ms": [], "save_ms": []}
+    for line in log.read_text(errors="replace").splitlines():
+        if "live line" not in line:
+            continue
+        for name, values in parts.items():
+            match = re.search(rf"\b{name}=(\d+)", line)
+            if match:
+                values.append(int(match.group(1)))
+    return parts
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
 
 def main():
@@ -162,11 +192,21 @@ def main():
     out = [
         f"Live recording of a {MINUTES:g}-minute call from files at real-time pace ({os.cpu_count()} cores; `{pathlib.Path(BIN).name}`).",
         "",
-        "| model | idle CPU % | idle RSS MiB | avg CPU % (1 core) | peak CPU % | peak RSS MiB | utterance latency p50 s | p95 s | utterances live / lines in all |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| model | VAD | idle CPU % | idle RSS MiB | avg CPU % (1 core) | peak CPU % | peak RSS MiB | latency p50 s | p95 s | max s | utterances live / lines in all |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        out.append(f"| {r['model']} | {r['idle_cpu']:.1f} | {r['idle_rss']:.1f} | {r['cpu']:.1f} | {r['peak_cpu']:.0f} | {r['rss']:.0f} | {r['p50']:.2f} | {r['p95']:.2f} | {r['live_lines']} / {r['lines']} |")
+        out.append(f"| {r['model']} | {r['vad']} | {r['idle_cpu']:.1f} | {r['idle_rss']:.1f} | {r['cpu']:.1f} | {r['peak_cpu']:.0f} | {r['rss']:.0f} | {r['p50']:.2f} | {r['p95']:.2f} | {r['max']:.2f} | {r['live_lines']} / {r['lines']} |")
+    out += [
+        "",
+        "Where a line's time goes (ms, p50 / p95): gate = the pause the voice-activity gate waits for before cutting; wait = queue and engine busy; engine = whisper; save = database and event.",
+        "",
+        "| model | VAD | lines | gate | wait | engine | save |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        cells = " | ".join(f"{percentile(r['parts'][k], 0.5):.0f} / {percentile(r['parts'][k], 0.95):.0f}" for k in ("gate_ms", "wait_ms", "engine_ms", "save_ms"))
+        out.append(f"| {r['model']} | {r['vad']} | {len(r['parts']['gate_ms'])} | {cells} |")
     table = "\n".join(out)
     print(table)
     models = "+".join(m.removeprefix("ggml-").removesuffix(".bin") for m in MODEL_LIST)

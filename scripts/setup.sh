@@ -60,8 +60,11 @@ fi
 
 # Python test tools: schemathesis (API fuzzing), and for the gateway's tests the
 # official MCP SDK, a2a-sdk (the A2A v0.3 client), httpx-sse (our own early-A2A
-# client) and pytest. Pinned; reinstalled when this list changes.
-python_tools=("schemathesis==4.32.5" "mcp==2.3.0" "a2a-sdk[http-server]==0.3.26" "httpx-sse==0.4.3" "pytest==9.2.0")
+# client) and pytest; for the voice-activity model, onnx, safetensors and numpy
+# (scripts/vad_convert.py) and onnxruntime (the reference our Silero VAD is
+# tested against). Pinned; reinstalled when this list changes.
+python_tools=("schemathesis==4.32.5" "mcp==2.3.0" "a2a-sdk[http-server]==0.3.26" "httpx-sse==0.4.3" "pytest==9.2.0"
+  "numpy==2.4.6" "onnx==1.20.1" "safetensors==0.8.0" "onnxruntime==1.32.0")
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if [ "$(cat .venv/.tools 2>/dev/null)" != "${python_tools[*]}" ]; then
   .venv/bin/pip install -q --disable-pip-version-check "${python_tools[@]}"
@@ -73,4 +76,6 @@ if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/
   npm --prefix ui ci --no-audit --no-fund
 fi
 npm --prefix ui run build
+# Silero VAD weights (PyPI silero-vad, pinned; cached in target/test-models).
+scripts/vad-model.sh
 echo "setup: ready"

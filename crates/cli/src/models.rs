@@ -59,6 +59,9 @@ pub enum ModelsCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Install Silero VAD weights (from scripts/vad-model.sh) for voice activity
+    #[command(name = "add-vad")]
+    AddVad { path: PathBuf },
     /// Make NAME the transcription model (sets transcription.model)
     Use { name: String },
     /// Remove the installed files of NAME
@@ -75,6 +78,7 @@ pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failur
         ModelsCommand::ImportCt2 { dirs, f16, name, force } => {
             import_ct2(context, dirs, f16, name, force).await
         }
+        ModelsCommand::AddVad { path } => add_vad(context, &path).await,
         ModelsCommand::Use { name } => use_model(&connect(context, Channel::Person)?, &name).await,
         ModelsCommand::Remove { name } => {
             let removal = connect(context, Channel::Person)?.remove_model(&name).await?;
@@ -268,6 +272,27 @@ async fn add(
         })?;
     println!("added {name} ({})", target.display());
     println!("use it for transcription with `recorder models use {name}`");
+    Ok(())
+}
+
+/// Checks that `path` holds Silero VAD weights, then copies them into the
+/// data folder, where the service picks them up at the next recording or job.
+async fn add_vad(context: &Context, path: &Path) -> Result<(), Failure> {
+    recorder_stt::silero::SileroModel::load(path).map_err(|error| {
+        Failure::general(format!("{error} (scripts/vad-model.sh makes the right file)"))
+    })?;
+    let folder = data_dir(context)?.models();
+    std::fs::create_dir_all(&folder).map_err(|error| {
+        Failure::general(format!("cannot create {}: {error}", folder.display()))
+    })?;
+    let target = folder.join(recorder_stt::silero::FILE_NAME);
+    let (source, destination) = (path.to_path_buf(), target.clone());
+    tokio::task::spawn_blocking(move || copy_atomically(&source, &destination))
+        .await
+        .map_err(Failure::general)?
+        .map_err(|error| Failure::general(format!("cannot copy {}: {error}", path.display())))?;
+    println!("added Silero VAD ({})", target.display());
+    println!("recordings and imports use it from their next start");
     Ok(())
 }
 

@@ -113,6 +113,7 @@ impl Service {
             pipeline: pipeline::Pipeline::default(),
             retention: retention::Sweeper::default(),
             engine: pipeline::SharedEngine::default(),
+            vad: models::vad::VadModel::default(),
             recorder: recording::Recorder::new(config.audio),
             store,
             data_dir,

@@ -51,6 +51,8 @@ pub struct Shared {
     pub retention: crate::retention::Sweeper,
     /// The transcription engine shared by jobs and live recordings.
     pub engine: crate::pipeline::SharedEngine,
+    /// The voice-activity model (Silero VAD when installed).
+    pub vad: crate::models::vad::VadModel,
     /// The recording in progress, and the capture backend.
     pub recorder: crate::recording::Recorder,
     pub shutdown: CancellationToken,

@@ -1,20 +1,24 @@
 //! Transcribes one audio file with the whole chain the service uses and
 //! prints the segments, the real-time factor and the peak memory. Used by the
 //! benchmark (`bench/stt.sh`) and handy by hand:
-//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS]`.
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD]`
+//! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate).
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use recorder_stt::engine::{EngineOptions, WhisperEngine};
+use recorder_stt::silero::SileroModel;
+use recorder_stt::vad::Gate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: transcribe MODEL FILE [THREADS]";
+    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD]";
     let model = PathBuf::from(args.next().ok_or(usage)?);
     let file = PathBuf::from(args.next().ok_or(usage)?);
     let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
+    let vad = args.next().map(|path| SileroModel::load(Path::new(&path))).transpose()?;
     let loading = Instant::now();
     let options = EngineOptions { threads, language: Some("en".into()) };
     let mut engine = WhisperEngine::load(&model, options)?;
@@ -24,7 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut stream = recorder_stt::audio::open(&file, Some(&ffmpeg))?;
     let mut audio_ms = 0;
     let mut text = Vec::new();
-    recorder_stt::file::transcribe(stream.as_mut(), &mut engine, 0, |report| {
+    let gate = Gate::best(vad.as_ref());
+    recorder_stt::file::transcribe(stream.as_mut(), &mut engine, gate, 0, |report| {
         for segment in report.segments {
             eprintln!("[{:>7} → {:>7}] {}", segment.start_ms, segment.end_ms, segment.text);
             text.push(segment.text);

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use crate::audio::{self, AudioError, AudioStream, BLOCK};
 use crate::engine::{SttError, Transcriber};
 use crate::hallucination;
-use crate::vad::{Chunker, SpeechChunk};
+use crate::vad::{Chunker, Gate, Profile, SpeechChunk};
 
 /// Progress is reported at least this often (in audio time) during silence.
 const PROGRESS_EVERY_MS: i64 = 10_000;
@@ -41,16 +41,18 @@ pub enum FileError {
     Stopped,
 }
 
-/// Transcribes `stream` from `start_ms` (the part before is skipped).
-/// `report` returns `Break` to stop early (at shutdown, say).
+/// Transcribes `stream` from `start_ms` (the part before is skipped), the
+/// speech found by `gate`. `report` returns `Break` to stop early (at
+/// shutdown, say).
 pub fn transcribe(
     stream: &mut dyn AudioStream,
     engine: &mut dyn Transcriber,
+    gate: Gate,
     start_ms: i64,
     mut report: impl FnMut(Report) -> ControlFlow<()>,
 ) -> Result<(), FileError> {
     audio::skip(stream, (start_ms.max(0) as u64) * 16)?;
-    let mut chunker = Chunker::starting_at(start_ms);
+    let mut chunker = Chunker::new(gate, Profile::FILE, start_ms);
     let mut last_text: Option<String> = None;
     let mut last_report = start_ms;
     let mut block = Vec::with_capacity(BLOCK);
@@ -97,7 +99,9 @@ const TAIL_RETRIES: usize = 2;
 /// Transcribes one chunk. whisper.cpp sometimes stops early in a window and
 /// skips the rest of it (a "single timestamp ending"); since a chunk is one
 /// window, that would silently lose speech. When the text ends well before the
-/// chunk does, the rest of the chunk is transcribed on its own.
+/// chunk does, the rest of the chunk is transcribed on its own. It can also
+/// run over speech with one long segment of a few words; such a sparse
+/// segment is transcribed again on its own and replaced when that finds more.
 pub fn transcribe_chunk(
     engine: &mut dyn Transcriber,
     samples: &[f32],
@@ -109,18 +113,77 @@ pub fn transcribe_chunk(
         if covered_ms == 0 || length_ms - covered_ms <= TAIL_GAP_MS {
             break;
         }
-        let start = usize::try_from(covered_ms * 16).unwrap_or(samples.len()).min(samples.len());
-        let tail = engine.transcribe(&samples[start..])?;
+        let tail = engine.transcribe(span(samples, covered_ms, length_ms))?;
         if tail.segments.is_empty() {
             break;
         }
-        result.segments.extend(tail.segments.into_iter().map(|mut segment| {
-            segment.start_ms += covered_ms;
-            segment.end_ms += covered_ms;
-            segment
-        }));
+        result.segments.extend(shifted(tail.segments, covered_ms));
+    }
+    if result.segments.len() > 1 || length_ms > SPARSE_MIN_MS * 2 {
+        result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
     }
     Ok(result)
+}
+
+/// A segment this long with fewer words per second than this skipped speech.
+const SPARSE_MIN_MS: i64 = 6_000;
+const SPARSE_WORDS_PER_S: f64 = 1.0;
+
+fn redo_sparse(
+    engine: &mut dyn Transcriber,
+    samples: &[f32],
+    segments: Vec<crate::engine::RawSegment>,
+) -> Result<Vec<crate::engine::RawSegment>, SttError> {
+    let mut out = Vec::with_capacity(segments.len());
+    for segment in segments {
+        let length_ms = segment.end_ms - segment.start_ms;
+        let words = segment.text.split_whitespace().count();
+        let sparse = length_ms >= SPARSE_MIN_MS
+            && (words as f64) < SPARSE_WORDS_PER_S * length_ms as f64 / 1000.0;
+        if !sparse {
+            out.push(segment);
+            continue;
+        }
+        // Again on its own, then in two halves if that is no better.
+        let middle = segment.start_ms + length_ms / 2;
+        let tries = [
+            vec![(segment.start_ms, segment.end_ms)],
+            vec![(segment.start_ms, middle), (middle, segment.end_ms)],
+        ];
+        let mut best = (words, vec![segment.clone()]);
+        for pieces in tries {
+            let mut found = Vec::new();
+            for (from, to) in pieces {
+                let again = engine.transcribe(span(samples, from, to))?;
+                found.extend(shifted(again.segments, from));
+            }
+            let count: usize = found.iter().map(|s| s.text.split_whitespace().count()).sum();
+            if count > best.0 {
+                best = (count, found);
+            }
+            if best.0 as f64 >= SPARSE_WORDS_PER_S * length_ms as f64 / 1000.0 {
+                break;
+            }
+        }
+        out.extend(best.1);
+    }
+    Ok(out)
+}
+
+fn span(samples: &[f32], from_ms: i64, to_ms: i64) -> &[f32] {
+    let at = |ms: i64| usize::try_from(ms * 16).unwrap_or(0).min(samples.len());
+    &samples[at(from_ms)..at(to_ms).max(at(from_ms))]
+}
+
+fn shifted(
+    segments: Vec<crate::engine::RawSegment>,
+    by_ms: i64,
+) -> impl Iterator<Item = crate::engine::RawSegment> {
+    segments.into_iter().map(move |mut segment| {
+        segment.start_ms += by_ms;
+        segment.end_ms += by_ms;
+        segment
+    })
 }
 
 /// Moves a segment from chunk time to file time, inside the chunk's bounds.

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod engine;
 pub mod file;
 pub mod hallucination;
+pub mod silero;
 pub mod vad;
 #[cfg(feature = "whisper")]
 mod whisper;

@@ -1,67 +1,200 @@
-//! Voice-activity gate: frames of 30 ms classified by energy against an
-//! adaptive noise floor, then grouped into speech chunks of at most ~28 s for
-//! whisper, cut at pauses. Silence is never sent to the model, so it produces
-//! no text there and long quiet stretches cost almost nothing.
+//! Voice-activity gate: fixed frames classified as speech or not, grouped
+//! into speech chunks for whisper, cut at pauses. Silence (and, with Silero,
+//! noise and music) is never sent to the model, so it produces no text there
+//! and long quiet stretches cost almost nothing.
+//!
+//! Two classifiers: Silero VAD (`silero.rs`, 32 ms frames) when its weights
+//! are installed, else an energy gate (30 ms frames) against an adaptive noise
+//! floor. Two profiles: files (chunks up to ~28 s, one whisper window, cut at
+//! 1.5 s pauses) and live capture (utterances up to 10 s, cut at short pauses
+//! so a line appears soon after it was said).
 
-/// Samples per frame (30 ms at 16 kHz).
+use std::sync::Arc;
+
+use crate::silero::{SileroModel, SileroVad};
+
+/// Samples per energy frame (30 ms at 16 kHz).
 pub const FRAME: usize = 480;
-const FRAME_MS: i64 = 30;
 /// Frames below this level are silence whatever the noise floor.
 const ABSOLUTE_FLOOR_DB: f32 = -50.0;
 /// Speech must stand this far above the noise floor.
 const ABOVE_FLOOR_DB: f32 = 10.0;
-const START_FRAMES: usize = 3;
-const PRE_ROLL_FRAMES: usize = 10;
-const HANGOVER_FRAMES: usize = 10;
-/// Files: a chunk ends at a pause of 1.5 s, or at ~28 s (one whisper window).
-const FILE_PAUSE_FRAMES: usize = 50;
-const FILE_CHUNK_FRAMES: usize = 28_000 / FRAME_MS as usize;
-/// Live capture: utterances end at a pause of 0.6 s and are at most 15 s, so
-/// a line appears soon after it was said.
-const LIVE_PAUSE_FRAMES: usize = 20;
-const LIVE_CHUNK_FRAMES: usize = 15_000 / FRAME_MS as usize;
-const SPLIT_WINDOW_FRAMES: usize = 8_000 / FRAME_MS as usize;
+/// Silero: a frame starts speech at this probability, and speech goes on
+/// while frames stay above the lower one (its own recommended hysteresis).
+const SILERO_START: f32 = 0.5;
+const SILERO_CONTINUE: f32 = 0.35;
 
 /// A stretch of audio that holds speech, with its place in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpeechChunk {
     pub start_ms: i64,
     pub samples: Vec<f32>,
+    /// Where its last speech frame ends (the rest is pause kept as margin).
+    pub speech_end_ms: i64,
 }
 
 /// Adaptive energy classifier.
-struct Detector {
+pub struct Detector {
     floor_db: f32,
 }
 
 impl Detector {
-    fn is_speech(&mut self, frame: &[f32]) -> (bool, f32) {
-        let energy = frame.iter().map(|s| s * s).sum::<f32>() / frame.len().max(1) as f32;
-        let level = 10.0 * (energy + 1e-12).log10();
+    fn is_speech(&mut self, level: f32) -> bool {
         // The floor falls at once to quieter frames and rises slowly, so
         // speech (loud, brief) does not lift it but a noisier room does.
         self.floor_db = if level < self.floor_db { level } else { self.floor_db + 0.02 };
-        let speech = level > ABSOLUTE_FLOOR_DB && level > self.floor_db + ABOVE_FLOOR_DB;
-        (speech, level)
+        level > ABSOLUTE_FLOOR_DB && level > self.floor_db + ABOVE_FLOOR_DB
+    }
+}
+
+fn level_db(frame: &[f32]) -> f32 {
+    let energy = frame.iter().map(|s| s * s).sum::<f32>() / frame.len().max(1) as f32;
+    10.0 * (energy + 1e-12).log10()
+}
+
+/// What decides whether a frame is speech.
+pub enum Gate {
+    Energy(Detector),
+    Silero(Box<SileroVad>),
+}
+
+impl Gate {
+    pub fn energy() -> Self {
+        Gate::Energy(Detector { floor_db: ABSOLUTE_FLOOR_DB })
+    }
+
+    pub fn silero(model: Arc<SileroModel>) -> Self {
+        Gate::Silero(Box::new(SileroVad::new(model)))
+    }
+
+    /// Silero when its weights are loaded, else energy.
+    pub fn best(model: Option<&Arc<SileroModel>>) -> Self {
+        model.map_or_else(Self::energy, |model| Self::silero(model.clone()))
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Gate::Energy(_) => "energy",
+            Gate::Silero(_) => "silero",
+        }
+    }
+
+    fn frame_len(&self) -> usize {
+        match self {
+            Gate::Energy(_) => FRAME,
+            Gate::Silero(_) => crate::silero::FRAME,
+        }
+    }
+
+    /// Whether the frame is speech (`in_speech`: the frame before was), and
+    /// how good a place to cut it is (lower is better: quiet, not speech).
+    fn classify(&mut self, frame: &[f32], in_speech: bool) -> (bool, f32) {
+        let level = level_db(frame);
+        match self {
+            Gate::Energy(detector) => (detector.is_speech(level), level),
+            Gate::Silero(vad) => {
+                let probability = vad.probability(frame);
+                let threshold = if in_speech { SILERO_CONTINUE } else { SILERO_START };
+                (probability >= threshold, level)
+            }
+        }
+    }
+}
+
+/// How chunks are cut, in ms.
+#[derive(Debug, Clone, Copy)]
+pub struct Profile {
+    /// A pause this long ends a chunk.
+    pub pause_ms: i64,
+    /// No chunk is longer: long speech is cut at its quietest point of the
+    /// last `split_window_ms`.
+    pub max_ms: i64,
+    pub split_window_ms: i64,
+    /// Audio kept before the first speech frame and after the last one.
+    pub pre_roll_ms: i64,
+    pub hangover_ms: i64,
+    /// Speech must last this long to open a chunk.
+    pub start_ms: i64,
+}
+
+impl Profile {
+    /// Files: a chunk ends at a pause of 1.5 s, or at ~28 s (one whisper window).
+    pub const FILE: Profile = Profile {
+        pause_ms: 1_500,
+        max_ms: 28_000,
+        split_window_ms: 8_000,
+        pre_roll_ms: 300,
+        hangover_ms: 300,
+        start_ms: 90,
+    };
+
+    /// Live capture: utterances end at a short pause and last at most 10 s,
+    /// so a line appears soon after it was said. Silero tells a pause from a
+    /// quiet syllable, so it can cut at 0.3 s; the energy gate needs 0.6 s.
+    pub fn live(gate: &Gate) -> Profile {
+        let pause_ms = if matches!(gate, Gate::Silero(_)) { 320 } else { 600 };
+        Profile {
+            pause_ms,
+            max_ms: 10_000,
+            split_window_ms: 4_000,
+            pre_roll_ms: 300,
+            hangover_ms: pause_ms.min(300),
+            start_ms: 60,
+        }
+    }
+}
+
+/// The profile in frames of one gate.
+#[derive(Debug, Clone, Copy)]
+struct Frames {
+    pause: usize,
+    max: usize,
+    split_window: usize,
+    pre_roll: usize,
+    hangover: usize,
+    start: usize,
+}
+
+impl Frames {
+    fn of(profile: Profile, frame_ms: i64) -> Self {
+        let frames = |ms: i64| usize::try_from((ms + frame_ms - 1) / frame_ms).unwrap_or(1).max(1);
+        Frames {
+            pause: frames(profile.pause_ms),
+            max: frames(profile.max_ms) - 1,
+            split_window: frames(profile.split_window_ms),
+            pre_roll: frames(profile.pre_roll_ms),
+            hangover: frames(profile.hangover_ms).min(frames(profile.pause_ms)),
+            start: frames(profile.start_ms),
+        }
     }
 }
 
 /// Turns a sample stream into speech chunks. Holds at most one chunk.
 pub struct Chunker {
-    detector: Detector,
+    gate: Gate,
+    frames: Frames,
+    frame_len: usize,
+    frame_ms: i64,
     frame: Vec<f32>,
+    origin_ms: i64,
     frames_seen: i64,
-    pre_roll: Vec<Vec<f32>>,
+    pre_roll: Vec<Frame>,
     open: Option<OpenChunk>,
     run: usize,
-    max_pause_frames: usize,
-    max_chunk_frames: usize,
+    in_speech: bool,
 }
 
 struct OpenChunk {
     start_frame: i64,
-    frames: Vec<(Vec<f32>, f32)>,
+    frames: Vec<Frame>,
     last_speech: usize,
+}
+
+/// One frame and what the gate made of it.
+struct Frame {
+    samples: Vec<f32>,
+    /// Lower is a better place to cut (quiet, not speech).
+    quietness: f32,
 }
 
 impl Default for Chunker {
@@ -71,39 +204,66 @@ impl Default for Chunker {
 }
 
 impl Chunker {
-    /// A chunker whose first sample is at `offset_ms` in the file.
-    pub fn starting_at(offset_ms: i64) -> Self {
+    /// A chunker whose first sample is at `origin_ms` in the file.
+    pub fn new(gate: Gate, profile: Profile, origin_ms: i64) -> Self {
+        let frame_len = gate.frame_len();
+        let frame_ms = (frame_len / 16) as i64;
         Chunker {
-            detector: Detector { floor_db: ABSOLUTE_FLOOR_DB },
-            frame: Vec::with_capacity(FRAME),
-            frames_seen: offset_ms / FRAME_MS,
+            gate,
+            frames: Frames::of(profile, frame_ms),
+            frame_len,
+            frame_ms,
+            frame: Vec::with_capacity(frame_len),
+            origin_ms,
+            frames_seen: 0,
             pre_roll: Vec::new(),
             open: None,
             run: 0,
-            max_pause_frames: FILE_PAUSE_FRAMES,
-            max_chunk_frames: FILE_CHUNK_FRAMES,
+            in_speech: false,
         }
     }
 
-    /// A chunker for live capture: shorter pauses end an utterance, and
-    /// utterances are shorter, so the transcript keeps up with the call.
+    /// The energy gate for a file, from `offset_ms`.
+    pub fn starting_at(offset_ms: i64) -> Self {
+        Self::new(Gate::energy(), Profile::FILE, offset_ms)
+    }
+
+    /// The energy gate for live capture.
     pub fn live() -> Self {
-        Chunker {
-            max_pause_frames: LIVE_PAUSE_FRAMES,
-            max_chunk_frames: LIVE_CHUNK_FRAMES,
-            ..Self::starting_at(0)
-        }
+        let gate = Gate::energy();
+        let profile = Profile::live(&gate);
+        Self::new(gate, profile, 0)
+    }
+
+    pub fn gate_name(&self) -> &'static str {
+        self.gate.name()
+    }
+
+    fn ms(&self, frame: i64) -> i64 {
+        self.origin_ms + frame * self.frame_ms
     }
 
     /// Where the utterance being collected (speech started, not yet cut)
     /// began, in ms; `None` between utterances.
     pub fn speech_since_ms(&self) -> Option<i64> {
-        self.open.as_ref().map(|chunk| chunk.start_frame * FRAME_MS)
+        self.open.as_ref().map(|chunk| self.ms(chunk.start_frame))
+    }
+
+    /// Where the last speech frame of the open utterance ends, in ms.
+    pub fn speech_until_ms(&self) -> Option<i64> {
+        self.open.as_ref().map(|chunk| self.ms(chunk.start_frame + chunk.last_speech as i64))
+    }
+
+    /// The open utterance so far (for a partial transcript), with its start.
+    pub fn open_samples(&self) -> Option<SpeechChunk> {
+        let chunk = self.open.as_ref()?;
+        let keep = (chunk.last_speech + self.frames.hangover).min(chunk.frames.len());
+        Some(to_chunk(self.ms(chunk.start_frame), &chunk.frames[..keep], chunk.last_speech))
     }
 
     /// Where the chunker has read up to, in ms from the start of the file.
     pub fn position_ms(&self) -> i64 {
-        self.frames_seen * FRAME_MS
+        self.ms(self.frames_seen)
     }
 
     /// The point before which everything has been handed out as chunks or
@@ -111,14 +271,14 @@ impl Chunker {
     pub fn settled_ms(&self) -> i64 {
         let pending = self.open.as_ref().map(|c| c.start_frame).unwrap_or(self.frames_seen);
         let pre_roll = self.frames_seen - self.pre_roll.len() as i64;
-        pending.min(pre_roll) * FRAME_MS
+        self.ms(pending.min(pre_roll))
     }
 
     pub fn push(&mut self, samples: &[f32], out: &mut Vec<SpeechChunk>) {
         for sample in samples {
             self.frame.push(*sample);
-            if self.frame.len() == FRAME {
-                let frame = std::mem::replace(&mut self.frame, Vec::with_capacity(FRAME));
+            if self.frame.len() == self.frame_len {
+                let frame = std::mem::replace(&mut self.frame, Vec::with_capacity(self.frame_len));
                 self.push_frame(frame, out);
             }
         }
@@ -127,23 +287,29 @@ impl Chunker {
     pub fn finish(&mut self, out: &mut Vec<SpeechChunk>) {
         if !self.frame.is_empty() {
             let mut frame = std::mem::take(&mut self.frame);
-            frame.resize(FRAME, 0.0);
+            frame.resize(self.frame_len, 0.0);
             self.push_frame(frame, out);
         }
         if let Some(chunk) = self.open.take() {
-            let keep = (chunk.last_speech + HANGOVER_FRAMES).min(chunk.frames.len());
-            out.push(to_chunk(chunk.start_frame, &chunk.frames[..keep]));
+            let keep = (chunk.last_speech + self.frames.hangover).min(chunk.frames.len());
+            out.push(to_chunk(
+                self.ms(chunk.start_frame),
+                &chunk.frames[..keep],
+                chunk.last_speech,
+            ));
         }
         self.pre_roll.clear();
     }
 
     fn push_frame(&mut self, frame: Vec<f32>, out: &mut Vec<SpeechChunk>) {
-        let (speech, level) = self.detector.is_speech(&frame);
+        let (speech, quietness) = self.gate.classify(&frame, self.in_speech);
+        self.in_speech = speech;
         self.run = if speech { self.run + 1 } else { 0 };
         self.frames_seen += 1;
+        let frame = Frame { samples: frame, quietness };
         match self.open.as_mut() {
             Some(chunk) => {
-                chunk.frames.push((frame, level));
+                chunk.frames.push(frame);
                 if speech {
                     chunk.last_speech = chunk.frames.len();
                 }
@@ -151,9 +317,9 @@ impl Chunker {
             }
             None => {
                 self.pre_roll.push(frame);
-                if self.run >= START_FRAMES {
+                if self.run >= self.frames.start {
                     self.open_chunk();
-                } else if self.pre_roll.len() > PRE_ROLL_FRAMES {
+                } else if self.pre_roll.len() > self.frames.pre_roll + self.run {
                     self.pre_roll.remove(0);
                 }
             }
@@ -161,25 +327,27 @@ impl Chunker {
     }
 
     fn open_chunk(&mut self) {
-        let frames: Vec<(Vec<f32>, f32)> =
-            self.pre_roll.drain(..).map(|f| (f, ABSOLUTE_FLOOR_DB)).collect();
+        let frames: Vec<Frame> = self.pre_roll.drain(..).collect();
         let start_frame = self.frames_seen - frames.len() as i64;
         let last_speech = frames.len();
         self.open = Some(OpenChunk { start_frame, frames, last_speech });
     }
 
     fn close_if_done(&mut self, out: &mut Vec<SpeechChunk>) {
+        let limits = self.frames;
+        let (origin_ms, frame_ms) = (self.origin_ms, self.frame_ms);
         let Some(chunk) = self.open.as_mut() else { return };
+        let start_ms = origin_ms + chunk.start_frame * frame_ms;
         let silent_for = chunk.frames.len() - chunk.last_speech;
-        if silent_for >= self.max_pause_frames {
-            let keep = chunk.last_speech + HANGOVER_FRAMES;
-            out.push(to_chunk(chunk.start_frame, &chunk.frames[..keep]));
+        if silent_for >= limits.pause {
+            let keep = chunk.last_speech + limits.hangover;
+            out.push(to_chunk(start_ms, &chunk.frames[..keep], chunk.last_speech));
             self.open = None;
-        } else if chunk.frames.len() >= self.max_chunk_frames {
-            let split = quietest_frame(&chunk.frames[chunk.frames.len() - SPLIT_WINDOW_FRAMES..])
-                + chunk.frames.len()
-                - SPLIT_WINDOW_FRAMES;
-            out.push(to_chunk(chunk.start_frame, &chunk.frames[..split]));
+        } else if chunk.frames.len() >= limits.max {
+            let window = limits.split_window.min(chunk.frames.len() - 1);
+            let from = chunk.frames.len() - window;
+            let split = split_point(&chunk.frames[from..]) + from;
+            out.push(to_chunk(start_ms, &chunk.frames[..split], split));
             chunk.frames.drain(..split);
             chunk.start_frame += split as i64;
             chunk.last_speech = chunk.last_speech.saturating_sub(split);
@@ -187,19 +355,20 @@ impl Chunker {
     }
 }
 
-fn quietest_frame(frames: &[(Vec<f32>, f32)]) -> usize {
-    let mut best = 0;
-    for (index, (_, level)) in frames.iter().enumerate() {
-        if *level < frames[best].1 {
-            best = index;
-        }
-    }
-    best.max(1)
+/// Where to cut long speech: its quietest frame (measured: cutting inside
+/// the longest pause instead gave whisper worse windows on the bench files).
+fn split_point(frames: &[Frame]) -> usize {
+    let quietest = (0..frames.len())
+        .min_by(|a, b| frames[*a].quietness.total_cmp(&frames[*b].quietness))
+        .unwrap_or(0);
+    quietest.max(1)
 }
 
-fn to_chunk(start_frame: i64, frames: &[(Vec<f32>, f32)]) -> SpeechChunk {
-    let samples = frames.iter().flat_map(|(f, _)| f.iter().copied()).collect();
-    SpeechChunk { start_ms: start_frame * FRAME_MS, samples }
+fn to_chunk(start_ms: i64, frames: &[Frame], speech_frames: usize) -> SpeechChunk {
+    let samples: Vec<f32> = frames.iter().flat_map(|f| f.samples.iter().copied()).collect();
+    let frame_ms = frames.first().map_or(0, |f| f.samples.len() as i64 / 16);
+    let speech_end_ms = start_ms + speech_frames.min(frames.len()) as i64 * frame_ms;
+    SpeechChunk { start_ms, samples, speech_end_ms }
 }
 
 #[cfg(test)]

@@ -142,6 +142,8 @@ impl TestService {
             .env("RECORDER_LOG", "info")
             // Tests never touch the person's real keyring.
             .env("RECORDER_CREDENTIAL_STORE", "file")
+            // Silero VAD from scripts/vad-model.sh (a test may name another path).
+            .env("RECORDER_VAD_PATH", speech::vad_model_path())
             .env_remove("RECORDER_DATA_DIR")
             .stdout(Stdio::piped())
             .stderr(Stdio::null());

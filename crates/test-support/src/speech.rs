@@ -17,6 +17,18 @@ pub fn test_model() -> PathBuf {
     path
 }
 
+/// Where `scripts/vad-model.sh` puts the Silero VAD weights.
+pub fn vad_model_path() -> PathBuf {
+    test_models_dir().join("silero-vad.safetensors")
+}
+
+/// The Silero VAD weights. Panics with the fix if absent.
+pub fn vad_model() -> PathBuf {
+    let path = vad_model_path();
+    assert!(path.is_file(), "{} is missing: run scripts/test-model.sh first", path.display());
+    path
+}
+
 /// Real human speech with a known transcript (John F. Kennedy, 11 s).
 pub fn jfk_wav() -> PathBuf {
     let path = test_models_dir().join("jfk.wav");

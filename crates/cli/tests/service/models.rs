@@ -426,3 +426,25 @@ async fn recorder_model_path_chooses_the_model() {
     assert_eq!(list["model_path_env"], true);
     assert_eq!(list["active"], json!({"name": "whatever", "path": path.display().to_string()}));
 }
+
+#[tokio::test]
+async fn vad_weights_are_checked_then_installed_into_the_data_folder() {
+    let service = TestService::start(BIN, Options::default());
+    let folder = tempfile::tempdir().expect("temp");
+    let wrong = folder.path().join("wrong.safetensors");
+    std::fs::write(&wrong, b"not weights").expect("write");
+    let refused = run(&service, &["models", "add-vad", wrong.to_str().expect("utf-8")]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("not Silero VAD 16 kHz"), "{}", text(&refused.stderr));
+    let installed = service.data_dir().join("models/silero-vad.safetensors");
+    assert!(!installed.exists(), "nothing is copied when the check fails");
+
+    let weights = recorder_test_support::speech::vad_model();
+    let added = run(&service, &["models", "add-vad", weights.to_str().expect("utf-8")]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    assert!(text(&added.stdout).contains("added Silero VAD"), "{}", text(&added.stdout));
+    assert_eq!(
+        std::fs::read(&installed).expect("installed"),
+        std::fs::read(&weights).expect("source")
+    );
+}

@@ -526,3 +526,36 @@ async fn levels_follow_both_channels_and_a_silent_other_side_is_reported() {
     let stopped = person(&service, "/ui/recording/stop", None).await;
     assert_eq!(stopped.status, 200, "{}", stopped.text);
 }
+
+/// The other side talks for about nine seconds; the person says a few words
+/// in the middle of it. Their line must come out as soon as they stop, not
+/// after the other side's long line (which once held it back).
+#[tokio::test]
+async fn a_microphone_line_is_not_held_while_the_other_side_talks() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    speech::speak_padded("Sorry, can you hear me?", &mic, 3.0, 12.0);
+    speech::speak_padded(
+        "Our plan for the spring is to move the whole support team to the new office near the \
+         river, starting with the people who handle the phone queue, and then everyone else.",
+        &sys,
+        1.0,
+        6.0,
+    );
+    let service = TestService::start(BIN, recording_options(&mic, &sys, 1.0));
+    let mut stream = open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let events = events_until(
+        &mut stream,
+        |kind, data| kind == "segment.new" && data["channel"] == "sys",
+        Duration::from_secs(60),
+    )
+    .await;
+    let mine = position(&events, |kind, data| kind == "segment.new" && data["channel"] == "mic");
+    let theirs = position(&events, |kind, data| kind == "segment.new" && data["channel"] == "sys");
+    assert!(mine < theirs, "the person's line came first: {events:#?}");
+    let text = events[mine].1["text"].as_str().unwrap_or("").to_lowercase();
+    assert!(text.contains("hear"), "{text}");
+    assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
+}

@@ -3,6 +3,7 @@
 //! is installed, and the downloads in progress (see [`install`]).
 
 pub mod install;
+pub mod vad;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

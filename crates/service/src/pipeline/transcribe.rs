@@ -14,6 +14,7 @@ use recorder_stt::engine::{
     default_threads, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
 };
 use recorder_stt::file::{self, FileError, Report};
+use recorder_stt::vad::Gate;
 
 use crate::clock::now_ms;
 use crate::state::AppState;
@@ -152,7 +153,8 @@ fn transcribe(
     let mut end =
         TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
     let mut save_error = None;
-    file::transcribe(stream.as_mut(), &mut engine, job.resume_ms, |report| {
+    let gate = Gate::best(state.vad.get(state).as_ref());
+    file::transcribe(stream.as_mut(), &mut engine, gate, job.resume_ms, |report| {
         end.language = end.language.take().or(report.language.clone());
         // The chunker pads the last frame; a header's length is exact.
         let position = known_duration.map_or(report.position_ms, |d| report.position_ms.min(d));

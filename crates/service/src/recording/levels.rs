@@ -89,6 +89,24 @@ impl ChannelWatch {
         events
     }
 
+    /// Audio of a channel was lost because the recorder fell behind its
+    /// device: said at once, whatever the channel's state.
+    pub fn overrun(&self, channel: Channel, lost_ms: i64) -> Event {
+        let index = CHANNELS.iter().position(|c| *c == channel).unwrap_or(0);
+        let side = match channel {
+            Channel::Mic => "your microphone",
+            Channel::Sys => "the other side",
+        };
+        Event::RecordingChannel(RecordingChannel {
+            meeting_id: self.meeting_id.clone(),
+            channel: channel.as_str().to_owned(),
+            state: self.state[index],
+            message: Some(format!(
+                "{lost_ms} ms of {side} was lost: the computer was too busy to keep up"
+            )),
+        })
+    }
+
     /// A channel's stream is gone.
     pub fn failed(&mut self, channel: Channel, message: String) -> Option<Event> {
         let index = CHANNELS.iter().position(|c| *c == channel)?;

@@ -1,13 +1,15 @@
 //! Live transcription: utterances cut by the capture chain are transcribed
 //! one at a time with the shared engine and published as `segment.new` while
-//! the call goes on. Remote (`sys`) lines go first, so a microphone line can
-//! be checked against what the other side said at the same time (echo).
+//! the call goes on. A microphone utterance never waits for the other side:
+//! an echo of the remote audio was already marked when it was cut (judged on
+//! the audio), and is dropped here; remote (`sys`) lines cut in the same tick
+//! go first, so their text can also catch an echo the audio did not.
+//! Every line's wait is logged in parts (`live line`, debug level).
 
 use recorder_api_types::Event;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use recorder_capture::chain::Utterance;
 use recorder_domain::Channel;
@@ -16,7 +18,6 @@ use recorder_stt::file::transcribe_chunk;
 use recorder_stt::hallucination;
 
 use super::echo::EchoFilter;
-use super::Control;
 use crate::clock::now_ms;
 use crate::pipeline::EngineUser;
 use crate::state::AppState;
@@ -48,7 +49,6 @@ impl Covered {
 pub struct LiveTranscriber {
     state: AppState,
     meeting_id: String,
-    control: Arc<Control>,
     queue: VecDeque<Utterance>,
     echo: EchoFilter,
     previous: [Option<String>; 2],
@@ -59,11 +59,10 @@ pub struct LiveTranscriber {
 }
 
 impl LiveTranscriber {
-    pub fn new(state: AppState, meeting_id: String, control: Arc<Control>) -> Self {
+    pub fn new(state: AppState, meeting_id: String) -> Self {
         LiveTranscriber {
             state,
             meeting_id,
-            control,
             queue: VecDeque::new(),
             echo: EchoFilter::default(),
             previous: [None, None],
@@ -94,7 +93,7 @@ impl LiveTranscriber {
             }
             if self.failed {
                 self.queue.clear();
-            } else if let Some(next) = self.next_ready(open) {
+            } else if let Some(next) = self.next_ready() {
                 self.transcribe(next);
             }
         }
@@ -136,36 +135,29 @@ impl LiveTranscriber {
         super::session::audio_path(&folder, channel).to_string_lossy().into_owned()
     }
 
-    /// The next utterance to transcribe: remote lines first; a microphone line
-    /// waits while the remote side is still speaking over it (until its line
-    /// is cut), so an echo can be recognised.
-    fn next_ready(&mut self, capturing: bool) -> Option<Utterance> {
-        if let Some(index) = self.queue.iter().position(|u| u.channel == Channel::Sys) {
-            return self.queue.remove(index);
-        }
-        let front = self.queue.front()?;
-        let remote_since = self.control.remote_speech_since().filter(|_| capturing);
-        if remote_since.is_some_and(|since| since <= front.end_ms()) {
-            return None;
-        }
-        self.queue.pop_front()
+    /// The next utterance to transcribe: remote lines first, then the
+    /// oldest microphone line.
+    fn next_ready(&mut self) -> Option<Utterance> {
+        let index = self.queue.iter().position(|u| u.channel == Channel::Sys).unwrap_or(0);
+        self.queue.remove(index)
     }
 
     fn transcribe(&mut self, utterance: Utterance) {
+        if utterance.echo {
+            tracing::debug!(
+                start_ms = utterance.start_ms,
+                "dropped a microphone utterance that echoes the remote side's audio"
+            );
+            self.covered.set(utterance.channel, utterance.end_ms());
+            return;
+        }
         let mut engine = EngineUser { state: &self.state, live: true };
-        let began = std::time::Instant::now();
+        let began = Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {
             Ok(result) => result,
             Err(error) => return self.fail(&error.to_string()),
         };
-        tracing::debug!(
-            channel = utterance.channel.as_str(),
-            start_ms = utterance.start_ms,
-            length_ms = utterance.samples.len() / 16,
-            waited_ms = (began - utterance.cut_at).as_millis() as u64,
-            took_ms = began.elapsed().as_millis() as u64,
-            "live utterance transcribed"
-        );
+        let transcribed = Instant::now();
         self.language = self.language.take().or(result.language);
         let slot = usize::from(utterance.channel == Channel::Sys);
         let cleaned = hallucination::clean(result.segments, self.previous[slot].as_deref());
@@ -194,6 +186,7 @@ impl LiveTranscriber {
         }
         self.covered.set(utterance.channel, utterance.end_ms());
         self.publish(&segments);
+        log_timing(&utterance, began, transcribed, segments.len());
     }
 
     fn publish(&self, segments: &[NewSegment]) {
@@ -217,4 +210,25 @@ impl LiveTranscriber {
             Some(self.meeting_id.clone()),
         ));
     }
+}
+
+/// Where a line's time went, from the end of its speech to its event:
+/// `gate_ms` the pause the voice-activity gate waited for before cutting (in
+/// audio time), `wait_ms` from the cut to the engine starting on it (queue,
+/// and the engine busy with another line or a file job), `engine_ms` whisper
+/// (encoder and decoder), `save_ms` the database and the event.
+fn log_timing(utterance: &Utterance, began: Instant, transcribed: Instant, lines: usize) {
+    let ms = |d: Duration| d.as_millis() as u64;
+    tracing::debug!(
+        channel = utterance.channel.as_str(),
+        start_ms = utterance.start_ms,
+        speech_end_ms = utterance.speech_end_ms,
+        length_ms = utterance.samples.len() / 16,
+        gate_ms = utterance.cut_position_ms - utterance.speech_end_ms,
+        wait_ms = ms(began - utterance.cut_at),
+        engine_ms = ms(transcribed - began),
+        save_ms = ms(transcribed.elapsed()),
+        lines,
+        "live line"
+    );
 }

@@ -30,8 +30,6 @@ pub struct Control {
     paused: AtomicBool,
     /// Recorded audio so far (paused time excluded), in ms.
     recorded_ms: AtomicI64,
-    /// Where the remote channel's current utterance began, or -1.
-    remote_speech_since: AtomicI64,
 }
 
 impl Control {
@@ -41,10 +39,6 @@ impl Control {
 
     pub fn recorded_ms(&self) -> i64 {
         self.recorded_ms.load(Ordering::Relaxed)
-    }
-
-    fn remote_speech_since(&self) -> Option<i64> {
-        Some(self.remote_speech_since.load(Ordering::Relaxed)).filter(|ms| *ms >= 0)
     }
 }
 

@@ -9,10 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
+use recorder_capture::echo;
 use recorder_capture::journal::{Journal, JournalError};
 use recorder_capture::{AudioSource, Capture, Notice};
 use recorder_domain::Channel;
 use recorder_store::{MeetingRecord, RecordingEnd};
+use recorder_stt::vad::Gate;
 use tokio::sync::watch;
 
 use super::levels::ChannelWatch;
@@ -59,7 +61,6 @@ pub async fn start(
         started_at: meeting.started_at,
     }));
     let control = Arc::new(Control::default());
-    control.remote_speech_since.store(-1, Ordering::Relaxed);
     let (done, concluded) = watch::channel(false);
     let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
     let parts =
@@ -101,8 +102,9 @@ fn open(
         .insert_meeting(meeting, now_ms())
         .map_err(|e| undo(ApiError::internal("saving the meeting", e)))?;
     let Capture { mic, sys, notices, guard } = capture;
-    let mic = ChannelChain::new(Channel::Mic, mic, mic_journal);
-    let sys = ChannelChain::new(Channel::Sys, sys, sys_journal);
+    let vad = state.vad.get(state);
+    let mic = ChannelChain::new(Channel::Mic, mic, mic_journal, Gate::best(vad.as_ref()));
+    let sys = ChannelChain::new(Channel::Sys, sys, sys_journal, Gate::best(vad.as_ref()));
     Ok((Devices { notices, _guard: guard }, mic, sys))
 }
 
@@ -137,8 +139,7 @@ impl Parts {
     /// the queue after capture ends (its sender is dropped).
     fn start_live(&self) -> Sender<Utterance> {
         let (utterances, receiver) = mpsc::channel();
-        let transcriber =
-            LiveTranscriber::new(self.state.clone(), self.meeting.id.clone(), self.control.clone());
+        let transcriber = LiveTranscriber::new(self.state.clone(), self.meeting.id.clone());
         let started = std::thread::Builder::new()
             .name("live-transcript".into())
             .spawn(move || transcriber.run(receiver));
@@ -167,19 +168,36 @@ impl Parts {
             let recorded = self.mic.recorded_ms().max(self.sys.recorded_ms());
             self.control.recorded_ms.store(recorded, Ordering::Relaxed);
             if watch.due() {
+                self.report_overruns(&watch);
                 let peaks = [self.mic.take_peak(), self.sys.take_peak()];
                 for event in watch.observe(recorded - reported_ms, peaks) {
                     self.state.events.emit(event);
                 }
                 reported_ms = recorded;
             }
-            let since = self.sys.speech_since_ms().unwrap_or(-1);
-            self.control.remote_speech_since.store(since, Ordering::Relaxed);
+            judge_echo(&self.sys, &mut utterances);
             send_remote_first(live, &mut utterances);
             if stopping {
                 return None;
             }
             std::thread::sleep(TICK);
+        }
+    }
+
+    /// Audio the capture side had to drop (the ring was full) is logged and
+    /// told to the person; it is never dropped silently.
+    fn report_overruns(&mut self, watch: &ChannelWatch) {
+        for chain in [&mut self.mic, &mut self.sys] {
+            let lost_ms = chain.take_overrun_ms();
+            if lost_ms > 0 {
+                let channel = chain.channel();
+                tracing::warn!(
+                    channel = channel.as_str(),
+                    lost_ms,
+                    "capture ring overrun: audio lost"
+                );
+                self.state.events.emit(watch.overrun(channel, lost_ms));
+            }
         }
     }
 
@@ -213,15 +231,19 @@ impl Parts {
     fn conclude(self, live: Sender<Utterance>, mut error: Option<String>) {
         let Parts { state, meeting, control, capture, mic, sys, done, .. } = self;
         drop(capture); // devices stop; what they captured is still in the rings
-        control.remote_speech_since.store(-1, Ordering::Relaxed);
         let paused = control.paused();
         let mut tail = Vec::new();
         let mut longest = 0u64;
+        let remote_history = sys.history().range(0, i64::MAX);
         for chain in [mic, sys] {
             match chain.finish(paused, &mut tail) {
                 Ok(samples) => longest = longest.max(samples),
                 Err(failure) => error = error.or(Some(describe(&failure))),
             }
+        }
+        let (from, remote) = remote_history;
+        for utterance in tail.iter_mut().filter(|u| u.channel == Channel::Mic) {
+            utterance.echo = echo_in(utterance, from, &remote);
         }
         send_remote_first(&live, &mut tail);
         let message = error.map(|e| {
@@ -240,6 +262,28 @@ impl Parts {
         state.recorder.concluded(&meeting.id);
         let _ = done.send(true);
     }
+}
+
+/// Marks the microphone utterances that only repeat the remote side's audio.
+fn judge_echo(remote: &ChannelChain, utterances: &mut [Utterance]) {
+    for utterance in utterances.iter_mut().filter(|u| u.channel == Channel::Mic) {
+        let (from, audio) =
+            remote.history().range(utterance.start_ms - echo::MAX_DELAY_MS, utterance.end_ms());
+        utterance.echo = echo_in(utterance, from, &audio);
+    }
+}
+
+/// Whether `utterance` echoes `remote`, audio of the remote channel that
+/// starts `from` samples into the recording.
+fn echo_in(utterance: &Utterance, from: u64, remote: &[f32]) -> bool {
+    let start = u64::try_from(utterance.start_ms.max(0)).unwrap_or(0) * 16;
+    let Some(lead) = start.checked_sub(from).and_then(|lead| usize::try_from(lead).ok()) else {
+        return false;
+    };
+    let Some(window) = remote.get(..(lead + utterance.samples.len()).min(remote.len())) else {
+        return false;
+    };
+    echo::is_echo(&utterance.samples, window, lead)
 }
 
 /// Hands a tick's utterances to the live transcriber, the remote side's first:
