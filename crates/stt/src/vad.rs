@@ -129,14 +129,16 @@ impl Profile {
     };
 
     /// Live capture: utterances end at a short pause and last at most 10 s,
-    /// so a line appears soon after it was said. Silero tells a pause from a
+    /// so a line appears soon after it was said. Long speech is cut at the
+    /// quietest frame of the last second: a wider window left the words
+    /// after the cut waiting up to its width (p95 3.4 s in bench/live.py). Silero tells a pause from a
     /// quiet syllable, so it can cut at 0.3 s; the energy gate needs 0.6 s.
     pub fn live(gate: &Gate) -> Profile {
         let pause_ms = if matches!(gate, Gate::Silero(_)) { 320 } else { 600 };
         Profile {
             pause_ms,
             max_ms: 10_000,
-            split_window_ms: 4_000,
+            split_window_ms: 1_000,
             pre_roll_ms: 300,
             hangover_ms: pause_ms.min(300),
             start_ms: 60,
