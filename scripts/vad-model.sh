@@ -11,11 +11,7 @@
 # implementation against onnxruntime on the very same file.)
 # Needs Python with numpy, onnx and safetensors (scripts/setup.sh puts them in .venv).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cache="${RECORDER_TEST_MODELS:-$PWD/target/test-models}"
-mkdir -p "$cache/download"
-python=python3
-[ -x .venv/bin/python ] && python=.venv/bin/python
+. "$(dirname "$0")/model-cache.sh"
 
 version=6.2.3
 wheel_sha=7b7f5436cfcb02fae583a05b512ea96467fd449fe54cb49a5e4f06c51a1e43b8
@@ -28,8 +24,7 @@ if [ ! -s "$wheel" ]; then
   "$python" -m pip download -q --disable-pip-version-check --no-deps \
     "silero-vad==$version" -d "$cache/download"
 fi
-echo "$wheel_sha  $wheel" | sha256sum --check --quiet - \
-  || { echo "vad-model: $wheel has the wrong checksum" >&2; rm -f "$wheel"; exit 1; }
+check "$wheel" "$wheel_sha"
 "$python" -c 'import sys, zipfile; open(sys.argv[2] + ".part", "wb").write(zipfile.ZipFile(sys.argv[1]).read("silero_vad/data/silero_vad_16k_op15.onnx"))' \
   "$wheel" "$cache/silero-vad-16k.onnx"
 mv "$cache/silero-vad-16k.onnx.part" "$cache/silero-vad-16k.onnx"

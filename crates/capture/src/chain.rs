@@ -10,11 +10,11 @@ use recorder_stt::vad::{Chunker, Gate, Profile, SpeechChunk};
 
 use crate::echo::History;
 use crate::journal::{Journal, JournalError};
+use crate::Feed;
 
 /// Audio kept per channel to judge the other channel's utterances against:
 /// the longest live utterance plus the longest echo delay, and a margin.
 const HISTORY_SECONDS: usize = 12;
-use crate::Feed;
 
 /// A stretch of speech cut by the voice-activity gate, ready to transcribe.
 #[derive(Debug, Clone)]
@@ -100,11 +100,6 @@ impl ChannelChain {
     /// The loudest sample recorded since the last call (0 while paused).
     pub fn take_peak(&mut self) -> f32 {
         std::mem::take(&mut self.peak)
-    }
-
-    /// Where the utterance not cut yet began, in ms; `None` between utterances.
-    pub fn speech_since_ms(&self) -> Option<i64> {
-        self.chunker.speech_since_ms()
     }
 
     /// Moves everything the feed holds along the chain. While `paused`, the

@@ -119,9 +119,7 @@ pub fn transcribe_chunk(
         }
         result.segments.extend(shifted(tail.segments, covered_ms));
     }
-    if result.segments.len() > 1 || length_ms > SPARSE_MIN_MS * 2 {
-        result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
-    }
+    result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
     Ok(result)
 }
 

@@ -72,13 +72,6 @@ impl Gate {
         model.map_or_else(Self::energy, |model| Self::silero(model.clone()))
     }
 
-    pub fn name(&self) -> &'static str {
-        match self {
-            Gate::Energy(_) => "energy",
-            Gate::Silero(_) => "silero",
-        }
-    }
-
     fn frame_len(&self) -> usize {
         match self {
             Gate::Energy(_) => FRAME,
@@ -86,16 +79,14 @@ impl Gate {
         }
     }
 
-    /// Whether the frame is speech (`in_speech`: the frame before was), and
-    /// how good a place to cut it is (lower is better: quiet, not speech).
-    fn classify(&mut self, frame: &[f32], in_speech: bool) -> (bool, f32) {
-        let level = level_db(frame);
+    /// Whether the frame (at `level` dB) is speech; `in_speech`: the frame
+    /// before was.
+    fn is_speech(&mut self, frame: &[f32], level: f32, in_speech: bool) -> bool {
         match self {
-            Gate::Energy(detector) => (detector.is_speech(level), level),
+            Gate::Energy(detector) => detector.is_speech(level),
             Gate::Silero(vad) => {
-                let probability = vad.probability(frame);
                 let threshold = if in_speech { SILERO_CONTINUE } else { SILERO_START };
-                (probability >= threshold, level)
+                vad.probability(frame) >= threshold
             }
         }
     }
@@ -140,7 +131,7 @@ impl Profile {
             max_ms: 10_000,
             split_window_ms: 1_000,
             pre_roll_ms: 300,
-            hangover_ms: pause_ms.min(300),
+            hangover_ms: 300,
             start_ms: 60,
         }
     }
@@ -195,8 +186,8 @@ struct OpenChunk {
 /// One frame and what the gate made of it.
 struct Frame {
     samples: Vec<f32>,
-    /// Lower is a better place to cut (quiet, not speech).
-    quietness: f32,
+    /// Its loudness in dB: long speech is cut at the quietest frame.
+    level: f32,
 }
 
 impl Default for Chunker {
@@ -230,30 +221,8 @@ impl Chunker {
         Self::new(Gate::energy(), Profile::FILE, offset_ms)
     }
 
-    /// The energy gate for live capture.
-    pub fn live() -> Self {
-        let gate = Gate::energy();
-        let profile = Profile::live(&gate);
-        Self::new(gate, profile, 0)
-    }
-
-    pub fn gate_name(&self) -> &'static str {
-        self.gate.name()
-    }
-
     fn ms(&self, frame: i64) -> i64 {
         self.origin_ms + frame * self.frame_ms
-    }
-
-    /// Where the utterance being collected (speech started, not yet cut)
-    /// began, in ms; `None` between utterances.
-    pub fn speech_since_ms(&self) -> Option<i64> {
-        self.open.as_ref().map(|chunk| self.ms(chunk.start_frame))
-    }
-
-    /// Where the last speech frame of the open utterance ends, in ms.
-    pub fn speech_until_ms(&self) -> Option<i64> {
-        self.open.as_ref().map(|chunk| self.ms(chunk.start_frame + chunk.last_speech as i64))
     }
 
     /// The open utterance so far (for a partial transcript), with its start.
@@ -304,11 +273,12 @@ impl Chunker {
     }
 
     fn push_frame(&mut self, frame: Vec<f32>, out: &mut Vec<SpeechChunk>) {
-        let (speech, quietness) = self.gate.classify(&frame, self.in_speech);
+        let level = level_db(&frame);
+        let speech = self.gate.is_speech(&frame, level, self.in_speech);
         self.in_speech = speech;
         self.run = if speech { self.run + 1 } else { 0 };
         self.frames_seen += 1;
-        let frame = Frame { samples: frame, quietness };
+        let frame = Frame { samples: frame, level };
         match self.open.as_mut() {
             Some(chunk) => {
                 chunk.frames.push(frame);
@@ -360,9 +330,8 @@ impl Chunker {
 /// Where to cut long speech: its quietest frame (measured: cutting inside
 /// the longest pause instead gave whisper worse windows on the bench files).
 fn split_point(frames: &[Frame]) -> usize {
-    let quietest = (0..frames.len())
-        .min_by(|a, b| frames[*a].quietness.total_cmp(&frames[*b].quietness))
-        .unwrap_or(0);
+    let quietest =
+        (0..frames.len()).min_by(|a, b| frames[*a].level.total_cmp(&frames[*b].level)).unwrap_or(0);
     quietest.max(1)
 }
 

@@ -37,7 +37,7 @@ impl VadModel {
         if cached.file == key {
             return cached.model.clone();
         }
-        let loaded = if modified.is_none() && !path.exists() {
+        let loaded = if !path.exists() {
             Err(format!("{} is not installed (run scripts/vad-model.sh, then `recorder models add-vad FILE`)", path.display()))
         } else {
             SileroModel::load(&path).map_err(|e| e.to_string())

@@ -1,0 +1,13 @@
+# Sourced by scripts/test-model.sh and scripts/vad-model.sh: where downloaded
+# and converted models are cached ($cache: target/test-models, or
+# $RECORDER_TEST_MODELS), the Python to run (.venv's when set up), and
+# `check FILE SHA256`, which deletes a download with the wrong checksum.
+cd "$(dirname "$0")/.."
+cache="${RECORDER_TEST_MODELS:-$PWD/target/test-models}"
+mkdir -p "$cache/download"
+python=python3
+[ -x .venv/bin/python ] && python=.venv/bin/python
+
+check() { # FILE SHA256
+  echo "$2  $1" | sha256sum --check --quiet - || { echo "$(basename "$0"): $1 has the wrong checksum" >&2; rm -f "$1"; exit 1; }
+}
