@@ -26,6 +26,10 @@ pub enum Event {
     RecordingChannel(RecordingChannel),
     #[serde(rename = "segment.new")]
     SegmentNew(LiveSegment),
+    /// While someone speaks (live recordings only): the words of the line so
+    /// far, about every second; replaced by the line's `segment.new`.
+    #[serde(rename = "segment.partial")]
+    SegmentPartial(LiveSegment),
     #[serde(rename = "meeting.updated")]
     MeetingUpdated(MeetingUpdated),
     #[serde(rename = "meeting.ready")]
@@ -66,6 +70,7 @@ impl Event {
             Event::RecordingLevels(_) => "recording.levels",
             Event::RecordingChannel(_) => "recording.channel",
             Event::SegmentNew(_) => "segment.new",
+            Event::SegmentPartial(_) => "segment.partial",
             Event::MeetingUpdated(_) => "meeting.updated",
             Event::MeetingReady(_) => "meeting.ready",
             Event::MeetingDeleted(_) => "meeting.deleted",

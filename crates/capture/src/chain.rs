@@ -230,7 +230,12 @@ impl ChannelChain {
         &self.history
     }
 
-    /// The open utterance so far (speech started, not yet cut).
+    /// The open utterance's start and speech end, in ms (cheap).
+    pub fn open_span(&self) -> Option<(i64, i64)> {
+        self.chunker.open_span()
+    }
+
+    /// The open utterance so far (speech started, not yet cut): a copy.
     pub fn open_utterance(&self) -> Option<SpeechChunk> {
         self.chunker.open_samples()
     }

@@ -39,6 +39,16 @@ pub struct EngineOptions {
     pub language: Option<String>,
 }
 
+/// How one call runs, beyond the engine's own options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CallOptions {
+    /// Encode only the part of whisper's 30 s window the audio fills (plus a
+    /// margin): live utterances, where latency matters most.
+    pub fit_window: bool,
+    /// Threads for this call instead of the engine's.
+    pub threads: Option<usize>,
+}
+
 /// Physical cores minus one (at least one): both engines we measured
 /// spin-wait, so taking every core is much slower when a call runs beside us.
 pub fn default_threads() -> usize {

@@ -225,6 +225,13 @@ impl Chunker {
         self.origin_ms + frame * self.frame_ms
     }
 
+    /// Where the open utterance (speech started, not yet cut) starts and
+    /// where its last speech frame ends, in ms; `None` between utterances.
+    pub fn open_span(&self) -> Option<(i64, i64)> {
+        let chunk = self.open.as_ref()?;
+        Some((self.ms(chunk.start_frame), self.ms(chunk.start_frame + chunk.last_speech as i64)))
+    }
+
     /// The open utterance so far (for a partial transcript), with its start.
     pub fn open_samples(&self) -> Option<SpeechChunk> {
         let chunk = self.open.as_ref()?;

@@ -2,13 +2,14 @@
 //! audio chain can be built without a C++ toolchain for the target.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
 };
 
 use crate::engine::{
-    fitted_audio_ctx, ChunkResult, EngineOptions, RawSegment, SttError, Transcriber,
+    fitted_audio_ctx, CallOptions, ChunkResult, EngineOptions, RawSegment, SttError, Transcriber,
 };
 
 /// whisper.cpp through whisper-rs.
@@ -16,9 +17,9 @@ pub struct WhisperEngine {
     state: WhisperState,
     options: EngineOptions,
     multilingual: bool,
-    // The state borrows nothing, but keep the context alive with it.
-    fit_window: bool,
-    _context: WhisperContext,
+    call: CallOptions,
+    /// The weights, shared with [`WhisperEngine::sibling`]s.
+    context: Arc<WhisperContext>,
 }
 
 impl WhisperEngine {
@@ -36,16 +37,29 @@ impl WhisperEngine {
             .map_err(|e| load_error(e.to_string()))?;
         let state = context.create_state().map_err(|e| load_error(e.to_string()))?;
         let multilingual = context.is_multilingual();
-        Ok(WhisperEngine { state, options, multilingual, fit_window: false, _context: context })
+        let context = Arc::new(context);
+        Ok(WhisperEngine { state, options, multilingual, call: CallOptions::default(), context })
     }
 
-    /// Encode only as much of whisper's 30 s window as the audio fills (plus
-    /// a margin), instead of the whole window. The encoder is most of the
+    /// A second engine on the same weights (loaded once) with its own
+    /// working state, so both can transcribe at the same time.
+    pub fn sibling(&self) -> Result<WhisperEngine, SttError> {
+        let state = self.context.create_state().map_err(|e| SttError::Engine(e.to_string()))?;
+        Ok(WhisperEngine {
+            state,
+            options: self.options.clone(),
+            multilingual: self.multilingual,
+            call: CallOptions::default(),
+            context: self.context.clone(),
+        })
+    }
+
+    /// How the next calls run. Fitting the window: the encoder is most of the
     /// cost, so a 5 s utterance is transcribed about four times faster; used
     /// for live utterances, where latency matters more than the last bit of
     /// accuracy. File jobs keep the full window.
-    pub fn set_fit_window(&mut self, fit: bool) {
-        self.fit_window = fit;
+    pub fn set_call(&mut self, call: CallOptions) {
+        self.call = call;
     }
 
     fn language(&self) -> Option<&str> {
@@ -66,7 +80,7 @@ impl Transcriber for WhisperEngine {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
         let language = self.language().map(str::to_owned);
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-        params.set_n_threads(self.options.threads.max(1) as i32);
+        params.set_n_threads(self.call.threads.unwrap_or(self.options.threads).max(1) as i32);
         params.set_language(Some(language.as_deref().unwrap_or("auto")));
         params.set_detect_language(false);
         // Each chunk stands alone: carrying text over lets one hallucination
@@ -78,7 +92,7 @@ impl Transcriber for WhisperEngine {
         params.set_print_progress(false);
         params.set_print_realtime(false);
         params.set_print_timestamps(false);
-        if self.fit_window {
+        if self.call.fit_window {
             params.set_audio_ctx(fitted_audio_ctx(samples.len()));
         }
         self.state.full(params, samples).map_err(|e| SttError::Engine(e.to_string()))?;

@@ -12,6 +12,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'recording.levels': true,
   'recording.channel': true,
   'segment.new': true,
+  'segment.partial': true,
   'meeting.updated': true,
   'meeting.ready': true,
   'meeting.deleted': true,

@@ -39,6 +39,8 @@ class Recording {
   sys = $state(-100);
   warnings = $state<{ mic: string | null; sys: string | null }>({ mic: null, sys: null });
   lines = $state<LiveLine[]>([]);
+  /** The line being spoken on each channel (segment.partial), until its segment.new. */
+  partials = $state<{ mic: Segment | null; sys: Segment | null }>({ mic: null, sys: null });
   lastMeetingId = $state<string | null>(null);
   version = $state('');
   private nextKey = 0;
@@ -112,6 +114,7 @@ class Recording {
     this.mic = -100;
     this.sys = -100;
     this.warnings = { mic: null, sys: null };
+    this.partials = { mic: null, sys: null };
     if (!keepLast) this.lines = [];
   }
 
@@ -144,10 +147,18 @@ class Recording {
       if (data.state === 'silent') text = SILENT_TEXT[channel];
       else if (data.state === 'failed')
         text = data.message || (channel === 'mic' ? 'The microphone stopped working.' : 'System audio capture stopped working.');
+      else if (data.message) text = data.message; // audio lost while the channel works
       this.warnings = { ...this.warnings, [channel]: text };
+    });
+    events.on('segment.partial', ({ data }) => {
+      if (data.meeting_id !== this.meetingId) return;
+      const { speaker, channel, start_ms, end_ms, text } = data;
+      this.partials = { ...this.partials, [channel === 'mic' ? 'mic' : 'sys']: { speaker, channel, start_ms, end_ms, text } };
     });
     events.on('segment.new', ({ data }) => {
       if (data.meeting_id !== this.meetingId) return;
+      const channel = data.channel === 'mic' ? 'mic' : 'sys';
+      if (this.partials[channel]) this.partials = { ...this.partials, [channel]: null };
       this.lines.push({
         speaker: data.speaker,
         channel: data.channel,

@@ -559,3 +559,58 @@ async fn a_microphone_line_is_not_held_while_the_other_side_talks() {
     assert!(text.contains("hear"), "{text}");
     assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
 }
+
+/// While the other side speaks a long sentence, its words arrive as
+/// `segment.partial` before the line's `segment.new`; no partial of a line
+/// comes after the line itself.
+#[tokio::test]
+async fn words_being_spoken_arrive_as_partial_lines_before_the_line() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    speech::silence(&mic, 14);
+    speech::speak_padded(
+        "The new office has six meeting rooms and a large kitchen next to the stairs.",
+        &sys,
+        1.0,
+        6.0,
+    );
+    let service = TestService::start(BIN, recording_options(&mic, &sys, 1.0));
+    let mut stream = open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    let events = events_until(
+        &mut stream,
+        |kind, data| kind == "segment.new" && data["end_ms"].as_i64().unwrap_or(0) > 4_000,
+        Duration::from_secs(60),
+    )
+    .await;
+    assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
+    let partials: Vec<&Value> =
+        events.iter().filter(|(k, _)| k == "segment.partial").map(|(_, d)| d).collect();
+    assert!(!partials.is_empty(), "no partial lines: {events:#?}");
+    let first = partials[0];
+    assert_eq!(
+        (first["meeting_id"].as_str(), first["channel"].as_str()),
+        (Some(id.as_str()), Some("sys"))
+    );
+    assert_eq!(first["speaker"], "Them");
+    let words = first["text"].as_str().unwrap_or("").to_lowercase();
+    assert!(["office", "meeting", "rooms", "new"].iter().any(|w| words.contains(w)), "{first}");
+    assert!(first["start_ms"].as_i64() <= first["end_ms"].as_i64(), "{first}");
+    // Partials come before the line they belong to, never after it.
+    let finals: Vec<(usize, i64)> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, (k, _))| k == "segment.new")
+        .map(|(i, (_, d))| (i, d["end_ms"].as_i64().unwrap_or(0)))
+        .collect();
+    for (at, (kind, data)) in events.iter().enumerate() {
+        if kind != "segment.partial" {
+            continue;
+        }
+        let start = data["start_ms"].as_i64().unwrap_or(0);
+        let stale = finals.iter().any(|(i, end)| *i < at && start < *end);
+        assert!(!stale, "a partial after its line: {data} in {events:#?}");
+    }
+}

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use recorder_domain::Channel;
 use recorder_store::{JobRecord, NewSegment, TranscriptionEnd};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use recorder_stt::engine::{
-    default_threads, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
+    default_threads, CallOptions, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
 };
 use recorder_stt::file::{self, FileError, Report};
 use recorder_stt::vad::Gate;
@@ -22,15 +23,25 @@ use crate::state::AppState;
 /// The one loaded engine, shared by file jobs and live recordings: each call
 /// holds it for one chunk, so a live call is never stuck behind a long
 /// import. The model is loaded when first needed and unloaded after a quiet
-/// period ([`SharedEngine::unload_if_idle`]).
+/// period ([`SharedEngine::unload_if_idle`]). Partial lines of a live
+/// recording use a second working state on the same weights
+/// ([`SharedEngine::transcribe_partial`]), so they never hold up a final line.
 pub struct SharedEngine {
     loaded: Mutex<Option<(EngineKey, WhisperEngine)>>,
+    partial: Mutex<Option<(EngineKey, WhisperEngine)>>,
     last_used: Mutex<Instant>,
+    /// File jobs transcribing now: live lines take two threads only without.
+    jobs: AtomicUsize,
 }
 
 impl Default for SharedEngine {
     fn default() -> Self {
-        SharedEngine { loaded: Mutex::new(None), last_used: Mutex::new(Instant::now()) }
+        SharedEngine {
+            loaded: Mutex::new(None),
+            partial: Mutex::new(None),
+            last_used: Mutex::new(Instant::now()),
+            jobs: AtomicUsize::new(0),
+        }
     }
 }
 
@@ -40,14 +51,42 @@ impl SharedEngine {
         &self,
         state: &AppState,
         samples: &[f32],
-        live: bool,
+        call: CallOptions,
     ) -> Result<ChunkResult, SttError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
         let engine = load_engine(state, &mut loaded)?;
-        engine.set_fit_window(live);
+        engine.set_call(call);
         let result = engine.transcribe(samples);
         *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         result
+    }
+
+    /// A partial line: the open utterance on the second state, one thread,
+    /// the window fitted. `None` when the model is not loaded yet or is
+    /// being loaded (a partial never waits for that).
+    pub fn transcribe_partial(&self, samples: &[f32]) -> Option<Result<ChunkResult, SttError>> {
+        let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let loaded = self.loaded.try_lock().ok()?;
+            let (key, engine) = loaded.as_ref()?;
+            if partial.as_ref().is_none_or(|(current, _)| current != key) {
+                *partial = Some((key.clone(), engine.sibling().ok()?));
+            }
+        }
+        let (_, engine) = partial.as_mut()?;
+        engine.set_call(CallOptions { fit_window: true, threads: Some(1) });
+        Some(engine.transcribe(samples))
+    }
+
+    /// Threads for a live line: two (where there are two cores) while no
+    /// file job is transcribing, else the configured number.
+    pub fn live_threads(&self, state: &AppState) -> usize {
+        let configured = configured_threads(state);
+        if self.jobs.load(Ordering::Relaxed) > 0 {
+            return configured;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        configured.max(cores.min(2))
     }
 
     /// Loads the configured model now (at the start of a recording).
@@ -63,24 +102,41 @@ impl SharedEngine {
         let idle = self.last_used.lock().unwrap_or_else(|p| p.into_inner()).elapsed() >= quiet;
         // A busy engine is locked by its user: never wait for it here.
         let Ok(mut loaded) = self.loaded.try_lock() else { return false };
+        let Ok(mut partial) = self.partial.try_lock() else { return false };
         if idle && loaded.is_some() {
             *loaded = None;
+            *partial = None;
             return true;
         }
         false
     }
 }
 
+/// Counts a file job as transcribing while it lives.
+struct JobRunning<'a>(&'a AtomicUsize);
+
+impl<'a> JobRunning<'a> {
+    fn new(jobs: &'a AtomicUsize) -> Self {
+        jobs.fetch_add(1, Ordering::Relaxed);
+        JobRunning(jobs)
+    }
+}
+
+impl Drop for JobRunning<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// The shared engine seen as a [`Transcriber`] by the file chain.
 pub struct EngineUser<'a> {
     pub state: &'a AppState,
-    /// Live utterances: encode only the part of the window they fill.
-    pub live: bool,
+    pub call: CallOptions,
 }
 
 impl Transcriber for EngineUser<'_> {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
-        self.state.engine.transcribe(self.state, samples, self.live)
+        self.state.engine.transcribe(self.state, samples, self.call)
     }
 }
 
@@ -140,7 +196,8 @@ fn transcribe(
     channel: Channel,
 ) -> Result<TranscriptionEnd, FileError> {
     state.engine.preload(state)?;
-    let mut engine = EngineUser { state, live: false };
+    let _running = JobRunning::new(&state.engine.jobs);
+    let mut engine = EngineUser { state, call: CallOptions::default() };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
         .store
@@ -225,7 +282,7 @@ fn load_engine<'a>(
 ) -> Result<&'a mut WhisperEngine, SttError> {
     let model = crate::models::active_model(state).map_err(|e| SttError::Engine(e.message))?;
     let settings = state.effective_settings();
-    let threads = settings.transcription.threads.map_or_else(default_threads, |t| t as usize);
+    let threads = configured_threads(state);
     let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
     let key = EngineKey { path: model.path.clone(), threads, language: language.clone() };
     if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
@@ -239,6 +296,11 @@ fn load_engine<'a>(
         Some((_, engine)) => Ok(engine),
         None => Err(SttError::Engine("no engine is loaded".into())),
     }
+}
+
+/// `transcription.threads`, else physical cores minus one.
+fn configured_threads(state: &AppState) -> usize {
+    state.effective_settings().transcription.threads.map_or_else(default_threads, |t| t as usize)
 }
 
 fn engine_error(error: impl std::fmt::Display) -> recorder_stt::engine::SttError {

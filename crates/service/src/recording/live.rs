@@ -9,15 +9,18 @@
 use recorder_api_types::Event;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use recorder_capture::chain::Utterance;
 use recorder_domain::Channel;
 use recorder_store::{ChannelRest, NewSegment};
+use recorder_stt::engine::CallOptions;
 use recorder_stt::file::transcribe_chunk;
 use recorder_stt::hallucination;
 
 use super::echo::EchoFilter;
+use super::partial::PartialLines;
 use crate::clock::now_ms;
 use crate::pipeline::EngineUser;
 use crate::state::AppState;
@@ -49,6 +52,7 @@ impl Covered {
 pub struct LiveTranscriber {
     state: AppState,
     meeting_id: String,
+    partials: Arc<PartialLines>,
     queue: VecDeque<Utterance>,
     echo: EchoFilter,
     previous: [Option<String>; 2],
@@ -59,10 +63,11 @@ pub struct LiveTranscriber {
 }
 
 impl LiveTranscriber {
-    pub fn new(state: AppState, meeting_id: String) -> Self {
+    pub fn new(state: AppState, meeting_id: String, partials: Arc<PartialLines>) -> Self {
         LiveTranscriber {
             state,
             meeting_id,
+            partials,
             queue: VecDeque::new(),
             echo: EchoFilter::default(),
             previous: [None, None],
@@ -79,6 +84,13 @@ impl LiveTranscriber {
         if let Err(error) = self.state.engine.preload(&self.state) {
             self.fail(&error.to_string());
         }
+        let worker = {
+            let (state, meeting_id) = (self.state.clone(), self.meeting_id.clone());
+            let partials = self.partials.clone();
+            std::thread::Builder::new()
+                .name("live-partial".into())
+                .spawn(move || super::partial::run_worker(state, meeting_id, partials))
+        };
         let mut open = true;
         while open || !self.queue.is_empty() {
             if open {
@@ -94,8 +106,14 @@ impl LiveTranscriber {
             if self.failed {
                 self.queue.clear();
             } else if let Some(next) = self.next_ready() {
+                self.partials.set_final_busy(true);
                 self.transcribe(next);
+                self.partials.set_final_busy(!self.queue.is_empty());
             }
+        }
+        self.partials.close();
+        if let Ok(worker) = worker {
+            let _ = worker.join();
         }
         self.hand_over();
     }
@@ -149,9 +167,12 @@ impl LiveTranscriber {
                 "dropped a microphone utterance that echoes the remote side's audio"
             );
             self.covered.set(utterance.channel, utterance.end_ms());
+            self.partials.finished(utterance.channel, utterance.end_ms(), || {});
             return;
         }
-        let mut engine = EngineUser { state: &self.state, live: true };
+        let threads = Some(self.state.engine.live_threads(&self.state));
+        let call = CallOptions { fit_window: true, threads };
+        let mut engine = EngineUser { state: &self.state, call };
         let began = Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {
             Ok(result) => result,
@@ -185,7 +206,7 @@ impl LiveTranscriber {
             return self.fail(&format!("saving the transcript failed: {error}"));
         }
         self.covered.set(utterance.channel, utterance.end_ms());
-        self.publish(&segments);
+        self.partials.finished(utterance.channel, utterance.end_ms(), || self.publish(&segments));
         log_timing(&utterance, began, transcribed, segments.len());
     }
 

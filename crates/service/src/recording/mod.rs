@@ -8,6 +8,7 @@
 mod echo;
 mod levels;
 mod live;
+mod partial;
 pub mod recover;
 mod session;
 

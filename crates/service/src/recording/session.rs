@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
 use recorder_capture::echo;
@@ -19,6 +19,7 @@ use tokio::sync::watch;
 
 use super::levels::ChannelWatch;
 use super::live::LiveTranscriber;
+use super::partial::{self, PartialLines, Request};
 use super::{Control, Current};
 use crate::clock::now_ms;
 use crate::error::ApiError;
@@ -63,8 +64,17 @@ pub async fn start(
     let control = Arc::new(Control::default());
     let (done, concluded) = watch::channel(false);
     let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
-    let parts =
-        Parts { state: state.clone(), meeting: meeting.clone(), control, capture, mic, sys, done };
+    let partials = Arc::new(PartialLines::default());
+    let parts = Parts {
+        state: state.clone(),
+        meeting: meeting.clone(),
+        control,
+        capture,
+        mic,
+        sys,
+        done,
+        partials,
+    };
     std::thread::Builder::new()
         .name("recorder".into())
         .spawn(move || parts.run())
@@ -126,6 +136,7 @@ struct Parts {
     mic: ChannelChain,
     sys: ChannelChain,
     done: watch::Sender<bool>,
+    partials: Arc<PartialLines>,
 }
 
 impl Parts {
@@ -139,7 +150,11 @@ impl Parts {
     /// the queue after capture ends (its sender is dropped).
     fn start_live(&self) -> Sender<Utterance> {
         let (utterances, receiver) = mpsc::channel();
-        let transcriber = LiveTranscriber::new(self.state.clone(), self.meeting.id.clone());
+        let transcriber = LiveTranscriber::new(
+            self.state.clone(),
+            self.meeting.id.clone(),
+            self.partials.clone(),
+        );
         let started = std::thread::Builder::new()
             .name("live-transcript".into())
             .spawn(move || transcriber.run(receiver));
@@ -154,6 +169,7 @@ impl Parts {
         let mut utterances = Vec::new();
         let mut watch = ChannelWatch::new(self.meeting.id.clone());
         let mut reported_ms = 0;
+        let mut asked = [None, None];
         loop {
             let stopping = self.control.stop.load(Ordering::Relaxed);
             let paused = self.control.paused();
@@ -177,10 +193,39 @@ impl Parts {
             }
             judge_echo(&self.sys, &mut utterances);
             send_remote_first(live, &mut utterances);
+            if !paused {
+                self.request_partials(&mut asked);
+            }
             if stopping {
                 return None;
             }
             std::thread::sleep(TICK);
+        }
+    }
+
+    /// Asks for a partial line of each utterance being spoken, once it is
+    /// long enough and then about every second (not for an echo).
+    fn request_partials(&self, asked: &mut [Option<(i64, Instant)>; 2]) {
+        for (at, chain) in [&self.mic, &self.sys].into_iter().enumerate() {
+            let Some((start_ms, speech_end_ms)) = chain.open_span() else { continue };
+            let recent = asked[at]
+                .is_some_and(|(start, when)| start == start_ms && when.elapsed() < partial::EVERY);
+            if speech_end_ms - start_ms < partial::FIRST_AFTER_MS || recent {
+                continue;
+            }
+            let Some(open) = chain.open_utterance() else { continue };
+            if chain.channel() == Channel::Mic {
+                let (from, audio) = self.sys.history().range(
+                    open.start_ms - echo::MAX_DELAY_MS,
+                    open.start_ms + open.samples.len() as i64 / 16,
+                );
+                if echo_in(open.start_ms, &open.samples, from, &audio) {
+                    continue;
+                }
+            }
+            asked[at] = Some((start_ms, Instant::now()));
+            let (channel, samples) = (chain.channel(), open.samples);
+            self.partials.request(Request { channel, start_ms: open.start_ms, samples });
         }
     }
 
@@ -243,7 +288,7 @@ impl Parts {
         }
         let (from, remote) = remote_history;
         for utterance in tail.iter_mut().filter(|u| u.channel == Channel::Mic) {
-            utterance.echo = echo_in(utterance, from, &remote);
+            utterance.echo = echo_in(utterance.start_ms, &utterance.samples, from, &remote);
         }
         send_remote_first(&live, &mut tail);
         let message = error.map(|e| {
@@ -269,21 +314,21 @@ fn judge_echo(remote: &ChannelChain, utterances: &mut [Utterance]) {
     for utterance in utterances.iter_mut().filter(|u| u.channel == Channel::Mic) {
         let (from, audio) =
             remote.history().range(utterance.start_ms - echo::MAX_DELAY_MS, utterance.end_ms());
-        utterance.echo = echo_in(utterance, from, &audio);
+        utterance.echo = echo_in(utterance.start_ms, &utterance.samples, from, &audio);
     }
 }
 
-/// Whether `utterance` echoes `remote`, audio of the remote channel that
-/// starts `from` samples into the recording.
-fn echo_in(utterance: &Utterance, from: u64, remote: &[f32]) -> bool {
-    let start = u64::try_from(utterance.start_ms.max(0)).unwrap_or(0) * 16;
+/// Whether mic audio `samples` from `start_ms` echoes `remote`, audio of
+/// the remote channel that starts `from` samples into the recording.
+fn echo_in(start_ms: i64, samples: &[f32], from: u64, remote: &[f32]) -> bool {
+    let start = u64::try_from(start_ms.max(0)).unwrap_or(0) * 16;
     let Some(lead) = start.checked_sub(from).and_then(|lead| usize::try_from(lead).ok()) else {
         return false;
     };
-    let Some(window) = remote.get(..(lead + utterance.samples.len()).min(remote.len())) else {
+    let Some(window) = remote.get(..(lead + samples.len()).min(remote.len())) else {
         return false;
     };
-    echo::is_echo(&utterance.samples, window, lead)
+    echo::is_echo(samples, window, lead)
 }
 
 /// Hands a tick's utterances to the live transcriber, the remote side's first:
