@@ -64,7 +64,8 @@ def make_call(folder):
         subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(tail), "trim", "0", f"{max(1.0, MINUTES * 60 - cursor):.3f}"], check=True)
         files[side] = folder / f"{side}.wav"
         subprocess.run(["sox", *pieces, str(tail), str(files[side])], check=True)
-    return files, at
+    starts = {side: [start for start, _, _ in parts] for side, parts in sides.items()}
+    return files, at, starts
 
 
 def proc_sample(pid):
@@ -126,7 +127,25 @@ def measure(window, pid):
     return 100 * (last_cpu - cpu0) / (last_t - start), peak_cpu, peak_rss
 
 
-def run(model, files, folder):
+def partial_latencies(events, started, starts):
+    """Per paragraph: from the moment its speech began to the first
+    `segment.partial` of its side; and the longest gap between partials of
+    one paragraph (until its first `segment.new`)."""
+    firsts, gaps = [], []
+    for side, side_starts in starts.items():
+        channel = "mic" if side == "mic" else "sys"
+        for index, start in enumerate(side_starts):
+            begin = started + start
+            end = started + side_starts[index + 1] if index + 1 < len(side_starts) else begin + 60
+            partials = [t for t, e in events if e["type"] == "segment.partial" and e["data"]["channel"] == channel and begin <= t < end]
+            if not partials or begin >= started + MINUTES * 60:
+                continue
+            firsts.append(partials[0] - begin)
+            gaps.append(max((b - a for a, b in zip(partials, partials[1:])), default=0.0))
+    return firsts, gaps
+
+
+def run(model, files, starts, folder):
     data = folder / f"data-{model}"
     data.mkdir()
     (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
@@ -154,6 +173,7 @@ def run(model, files, folder):
     stop.set()
     latencies = sorted(utterance_latencies(events, started))
     parts = line_parts(data / "logs" / "recorder.log")
+    first_partials, partial_gaps = partial_latencies(events, started, starts)
     lines = sum(1 for _, e in events if e["type"] == "segment.new")
     service.terminate()
     service.wait()
@@ -163,6 +183,8 @@ def run(model, files, folder):
         "cpu": rec_cpu, "peak_cpu": rec_peak_cpu, "rss": rec_rss / 2**20,
         "p50": pick(0.50), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
         "live_lines": len(latencies), "lines": lines, "parts": parts,
+        "first_partial": first_partials, "partial_gap": partial_gaps,
+        "partials": sum(1 for _, e in events if e["type"] == "segment.partial"),
         "vad": "energy" if "no-vad" in env["RECORDER_VAD_PATH"] else "silero",
     }
 
@@ -187,8 +209,8 @@ def percentile(values, p):
 
 def main():
     folder = pathlib.Path(tempfile.mkdtemp(prefix="recorder-live-"))
-    files, length = make_call(folder)
-    rows = [run(model, files, folder) for model in MODEL_LIST]
+    files, length, starts = make_call(folder)
+    rows = [run(model, files, starts, folder) for model in MODEL_LIST]
     out = [
         f"Live recording of a {MINUTES:g}-minute call from files at real-time pace ({os.cpu_count()} cores; `{pathlib.Path(BIN).name}`).",
         "",
@@ -207,6 +229,16 @@ def main():
     for r in rows:
         cells = " | ".join(f"{percentile(r['parts'][k], 0.5):.0f} / {percentile(r['parts'][k], 0.95):.0f}" for k in ("gate_ms", "wait_ms", "engine_ms", "save_ms"))
         out.append(f"| {r['model']} | {r['vad']} | {len(r['parts']['gate_ms'])} | {cells} |")
+    out += [
+        "",
+        "Partial lines (`segment.partial`): from the start of a paragraph's speech to its first partial, and the longest gap between partials of one paragraph (s, p50 / p95 / max).",
+        "",
+        "| model | VAD | partials | first partial | longest gap |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        spread = lambda v: f"{percentile(v, 0.5):.2f} / {percentile(v, 0.95):.2f} / {max(v, default=float('nan')):.2f}"
+        out.append(f"| {r['model']} | {r['vad']} | {r['partials']} | {spread(r['first_partial'])} | {spread(r['partial_gap'])} |")
     table = "\n".join(out)
     print(table)
     models = "+".join(m.removeprefix("ggml-").removesuffix(".bin") for m in MODEL_LIST)

@@ -132,9 +132,13 @@ fn redo_sparse(
     samples: &[f32],
     segments: Vec<crate::engine::RawSegment>,
 ) -> Result<Vec<crate::engine::RawSegment>, SttError> {
+    let audio_ms = samples.len() as i64 / 16;
     let mut out = Vec::with_capacity(segments.len());
     for segment in segments {
-        let length_ms = segment.end_ms - segment.start_ms;
+        // Only the part inside the chunk counts (whisper's times can run
+        // past its end), so every piece sent again holds ≥ 3 s of audio.
+        let (from, to) = (segment.start_ms.clamp(0, audio_ms), segment.end_ms.clamp(0, audio_ms));
+        let length_ms = to - from;
         let words = segment.text.split_whitespace().count();
         let sparse = length_ms >= SPARSE_MIN_MS
             && (words as f64) < SPARSE_WORDS_PER_S * length_ms as f64 / 1000.0;
@@ -143,17 +147,14 @@ fn redo_sparse(
             continue;
         }
         // Again on its own, then in two halves if that is no better.
-        let middle = segment.start_ms + length_ms / 2;
-        let tries = [
-            vec![(segment.start_ms, segment.end_ms)],
-            vec![(segment.start_ms, middle), (middle, segment.end_ms)],
-        ];
+        let middle = from + length_ms / 2;
+        let tries = [vec![(from, to)], vec![(from, middle), (middle, to)]];
         let mut best = (words, vec![segment.clone()]);
         for pieces in tries {
             let mut found = Vec::new();
-            for (from, to) in pieces {
-                let again = engine.transcribe(span(samples, from, to))?;
-                found.extend(shifted(again.segments, from));
+            for (start, end) in pieces {
+                let again = engine.transcribe(span(samples, start, end))?;
+                found.extend(shifted(again.segments, start));
             }
             let count: usize = found.iter().map(|s| s.text.split_whitespace().count()).sum();
             if count > best.0 {
@@ -227,6 +228,46 @@ mod tests {
             result.segments.iter().map(|s| (s.start_ms, s.end_ms)).collect();
         assert_eq!(times, [(0, 4_000), (4_000, 8_000), (8_000, 12_000)]);
         assert_eq!(engine.calls, [16 * 20_000, 16 * 16_000, 16 * 12_000]);
+    }
+
+    /// One segment of few words over the whole window, and times past its
+    /// end, as whisper gives when it skips speech.
+    struct Sparse {
+        calls: Vec<usize>,
+    }
+
+    impl Transcriber for Sparse {
+        fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+            assert!(!samples.is_empty(), "never called without audio");
+            self.calls.push(samples.len());
+            let length_ms = samples.len() as i64 / 16;
+            let text = if self.calls.len() == 1 {
+                "Hello."
+            } else {
+                "one two three four five six seven eight"
+            };
+            let first = self.calls.len() == 1;
+            let segment = RawSegment {
+                start_ms: if first { 2_000 } else { 0 },
+                end_ms: length_ms + if first { 7_000 } else { 0 },
+                text: text.into(),
+                no_speech_probability: 0.0,
+            };
+            Ok(ChunkResult { segments: vec![segment], language: None })
+        }
+    }
+
+    #[test]
+    fn a_sparse_segment_is_transcribed_again_within_the_chunk() {
+        let mut engine = Sparse { calls: Vec::new() };
+        let result = transcribe_chunk(&mut engine, &vec![0.0; 16 * 8_000]).expect("ok");
+        assert_eq!(engine.calls, [16 * 8_000, 16 * 6_000], "once more, never past the end");
+        let texts: Vec<&str> = result.segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["one two three four five six seven eight"],
+            "the version with more words"
+        );
     }
 
     #[test]
