@@ -137,11 +137,14 @@ def partial_latencies(events, started, starts):
         for index, start in enumerate(side_starts):
             begin = started + start
             end = started + side_starts[index + 1] if index + 1 < len(side_starts) else begin + 60
-            partials = [t for t, e in events if e["type"] == "segment.partial" and e["data"]["channel"] == channel and begin <= t < end]
+            mine = [(t, e["type"]) for t, e in events if e["type"] in ("segment.partial", "segment.new") and e["data"]["channel"] == channel and begin <= t < end]
+            partials = [t for t, kind in mine if kind == "segment.partial"]
             if not partials or begin >= started + MINUTES * 60:
                 continue
             firsts.append(partials[0] - begin)
-            gaps.append(max((b - a for a, b in zip(partials, partials[1:])), default=0.0))
+            # What the person sees change: a partial or a finished line.
+            updates = [t for t, _ in mine if t <= partials[-1]]
+            gaps.append(max((b - a for a, b in zip(updates, updates[1:])), default=0.0))
     return firsts, gaps
 
 
@@ -231,9 +234,9 @@ def main():
         out.append(f"| {r['model']} | {r['vad']} | {len(r['parts']['gate_ms'])} | {cells} |")
     out += [
         "",
-        "Partial lines (`segment.partial`): from the start of a paragraph's speech to its first partial, and the longest gap between partials of one paragraph (s, p50 / p95 / max).",
+        "Partial lines (`segment.partial`): from the start of a paragraph's speech to its first partial, and the longest gap between updates of one paragraph while it is spoken (a partial or a finished line: what the person sees change) (s, p50 / p95 / max).",
         "",
-        "| model | VAD | partials | first partial | longest gap |",
+        "| model | VAD | partials | first partial | longest gap between updates |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
