@@ -527,6 +527,17 @@ async fn levels_follow_both_channels_and_a_silent_other_side_is_reported() {
     assert_eq!(stopped.status, 200, "{}", stopped.text);
 }
 
+/// A service recording `mic` and `sys` at real-time pace, the event stream
+/// opened before the start, and the meeting's id.
+async fn record_call(mic: &Path, sys: &Path) -> (TestService, UnboundedReceiver<Frame>, String) {
+    let service = TestService::start(BIN, recording_options(mic, sys, 1.0));
+    let stream = open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    (service, stream, id)
+}
+
 /// The other side talks for about nine seconds; the person says a few words
 /// in the middle of it. Their line must come out as soon as they stop, not
 /// after the other side's long line (which once held it back).
@@ -542,10 +553,7 @@ async fn a_microphone_line_is_not_held_while_the_other_side_talks() {
         1.0,
         6.0,
     );
-    let service = TestService::start(BIN, recording_options(&mic, &sys, 1.0));
-    let mut stream = open(&service, None).await;
-    let started = person(&service, "/ui/recording/start", None).await;
-    assert_eq!(started.status, 201, "{}", started.text);
+    let (service, mut stream, _) = record_call(&mic, &sys).await;
     let events = events_until(
         &mut stream,
         |kind, data| kind == "segment.new" && data["channel"] == "sys",
@@ -574,11 +582,7 @@ async fn words_being_spoken_arrive_as_partial_lines_before_the_line() {
         1.0,
         6.0,
     );
-    let service = TestService::start(BIN, recording_options(&mic, &sys, 1.0));
-    let mut stream = open(&service, None).await;
-    let started = person(&service, "/ui/recording/start", None).await;
-    assert_eq!(started.status, 201, "{}", started.text);
-    let id = started.body["id"].as_str().expect("id").to_owned();
+    let (service, mut stream, id) = record_call(&mic, &sys).await;
     let events = events_until(
         &mut stream,
         |kind, data| kind == "segment.new" && data["end_ms"].as_i64().unwrap_or(0) > 4_000,
