@@ -2,6 +2,11 @@
 //! "(applause)"), sign-offs it was trained on ("Thanks for watching!") when
 //! it doubts there was speech, runs of one phrase repeated over and over, and
 //! a segment that only repeats the one before it.
+//!
+//! People repeat short things too ("Hello? Hello?", "Again? Again.", "No,
+//! no, no."; "Great." answered by "Great."), so a short word or two counts as
+//! a loop only from five times in a row, and only a segment of three words
+//! or more is dropped for repeating the last one.
 
 use crate::engine::RawSegment;
 
@@ -18,6 +23,19 @@ const SIGN_OFFS: [&str; 10] = [
     "okay",
 ];
 const DOUBTFUL_SPEECH: f32 = 0.5;
+/// A segment this long that says what the last one said is whisper looping.
+const MIN_WORDS_OF_A_REPEATED_SEGMENT: usize = 3;
+
+/// How many times in a row a phrase of `words` words must come before it
+/// counts as a loop: five for one or two words (people say "hello, hello,
+/// hello" or "no, no, no, no"), three for longer phrases.
+fn loop_repeats(words: usize) -> usize {
+    if words <= 2 {
+        5
+    } else {
+        3
+    }
+}
 
 /// Cleans one chunk's segments; `previous` is the last text kept before them.
 pub fn clean(segments: Vec<RawSegment>, previous: Option<&str>) -> Vec<RawSegment> {
@@ -26,7 +44,9 @@ pub fn clean(segments: Vec<RawSegment>, previous: Option<&str>) -> Vec<RawSegmen
     for mut segment in segments {
         segment.text = collapse_repeats(&strip_annotations(&segment.text));
         let normalized = normalize(&segment.text);
-        if normalized.is_empty() || Some(&normalized) == last.as_ref() {
+        let repeats_last = Some(&normalized) == last.as_ref()
+            && normalized.split(' ').count() >= MIN_WORDS_OF_A_REPEATED_SEGMENT;
+        if normalized.is_empty() || repeats_last {
             continue;
         }
         let sign_off = SIGN_OFFS.contains(&normalized.as_str());
@@ -67,7 +87,7 @@ fn strip_annotations(text: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A phrase of 1–8 words said three or more times in a row is kept once.
+/// A phrase of 1–8 words said [`loop_repeats`] times or more in a row is kept once.
 fn collapse_repeats(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let keys: Vec<String> = words.iter().map(|w| normalize(w)).collect();
@@ -77,7 +97,7 @@ fn collapse_repeats(text: &str) -> String {
         let mut skipped = false;
         for n in 1..=8.min((words.len() - i) / 3) {
             let repeats = count_repeats(&keys[i..], n);
-            if repeats >= 3 {
+            if repeats >= loop_repeats(n) {
                 out.extend_from_slice(&words[i..i + n]);
                 i += repeats * n;
                 skipped = true;
@@ -131,6 +151,19 @@ mod tests {
         assert_eq!(collapse_repeats(text), "I think so. Yes.");
         assert_eq!(collapse_repeats("no no"), "no no", "twice is speech");
         assert_eq!(collapse_repeats("the the the the the end"), "the end");
+        let loop_of_two = "thank you thank you thank you thank you thank you";
+        assert_eq!(collapse_repeats(loop_of_two), "thank you");
+    }
+
+    #[test]
+    fn keeps_short_words_people_repeat() {
+        for said in
+            ["Hello, hello, hello.", "Again? Again. Again.", "No, no, no, no.", "Sure, sure."]
+        {
+            assert_eq!(collapse_repeats(said), said);
+        }
+        let turns = vec![segment("Great.", 0.1), segment("Great.", 0.1), segment("Bye.", 0.2)];
+        assert_eq!(texts(clean(turns, Some("Bye."))), ["Great.", "Great.", "Bye."]);
     }
 
     #[test]
