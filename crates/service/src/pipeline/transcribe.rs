@@ -12,10 +12,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use recorder_stt::engine::{
-    default_threads, CallOptions, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
+    default_threads, CallOptions, ChunkResult, Decoding, EngineOptions, SttError, Transcriber,
+    WhisperEngine,
 };
 use recorder_stt::file::{self, FileError, Report};
 use recorder_stt::vad::Gate;
+
+use recorder_settings::Settings;
 
 use crate::clock::now_ms;
 use crate::state::AppState;
@@ -74,7 +77,7 @@ impl SharedEngine {
             }
         }
         let (_, engine) = partial.as_mut()?;
-        engine.set_call(CallOptions { fit_window: true, threads: Some(1) });
+        engine.set_call(CallOptions { fit_window: true, threads: Some(1), ..Default::default() });
         Some(engine.transcribe(samples))
     }
 
@@ -197,7 +200,7 @@ fn transcribe(
 ) -> Result<TranscriptionEnd, FileError> {
     state.engine.preload(state)?;
     let _running = JobRunning::new(&state.engine.jobs);
-    let mut engine = EngineUser { state, call: CallOptions::default() };
+    let mut engine = EngineUser { state, call: file_call(&state.effective_settings()) };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
         .store
@@ -299,10 +302,46 @@ fn load_engine<'a>(
 }
 
 /// `transcription.threads`, else physical cores minus one.
+/// A file job encodes only what each chunk fills of whisper's window (as
+/// fast or faster at the same WER on the bench files) and decodes as the
+/// `transcription.decoding` setting says.
+fn file_call(settings: &Settings) -> CallOptions {
+    let decoding = match settings.transcription.decoding.as_deref() {
+        Some("beam") => Decoding::Beam(BEAM_SIZE),
+        _ => Decoding::Greedy,
+    };
+    CallOptions { fit_window: true, threads: None, decoding }
+}
+
+/// whisper's and faster-whisper's default beam.
+const BEAM_SIZE: u8 = 5;
+
 fn configured_threads(state: &AppState) -> usize {
     state.effective_settings().transcription.threads.map_or_else(default_threads, |t| t as usize)
 }
 
 fn engine_error(error: impl std::fmt::Display) -> recorder_stt::engine::SttError {
     recorder_stt::engine::SttError::Engine(format!("saving the transcript failed: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use recorder_settings::{defaults, SettingsDocument};
+
+    fn settings(patch: serde_json::Value) -> Settings {
+        let base = SettingsDocument::from_value(defaults()).expect("defaults");
+        base.patched(&patch).expect("patch").typed().clone()
+    }
+
+    #[test]
+    fn file_jobs_fit_the_window_and_decode_as_the_setting_says() {
+        let greedy = file_call(&settings(serde_json::json!({})));
+        assert_eq!(
+            greedy,
+            CallOptions { fit_window: true, threads: None, decoding: Decoding::Greedy }
+        );
+        let beam = file_call(&settings(serde_json::json!({"transcription": {"decoding": "beam"}})));
+        assert_eq!(beam.decoding, Decoding::Beam(5));
+    }
 }

@@ -171,7 +171,7 @@ impl LiveTranscriber {
             return;
         }
         let threads = Some(self.state.engine.live_threads(&self.state));
-        let call = CallOptions { fit_window: true, threads };
+        let call = CallOptions { fit_window: true, threads, ..Default::default() };
         let mut engine = EngineUser { state: &self.state, call };
         let began = Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {

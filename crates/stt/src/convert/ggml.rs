@@ -11,8 +11,8 @@ use super::{ConvertError, OutputType};
 const MAGIC: u32 = 0x6767_6d6c;
 const GGML_QNT_VERSION: i32 = 2;
 const GGML_QNT_VERSION_FACTOR: i32 = 1000;
-const FTYPE_MOSTLY_Q8_0: i32 = 7;
-const Q8_0_BLOCK: usize = 32;
+/// Values per quantized block (q4_0, q5_0 and q8_0 alike).
+const QUANT_BLOCK: usize = 32;
 
 /// The model's shape, in the order of the file header.
 pub struct HyperParameters {
@@ -39,7 +39,20 @@ pub struct Tensor {
 enum TensorType {
     F32 = 0,
     F16 = 1,
+    Q4_0 = 2,
+    Q5_0 = 6,
     Q8_0 = 8,
+}
+
+/// ggml's `ftype` of a file whose matrices are all of one type.
+fn file_type(output: OutputType) -> i32 {
+    let mostly = match output {
+        OutputType::F16 => return 1,
+        OutputType::Q4_0 => 2,
+        OutputType::Q8_0 => 7,
+        OutputType::Q5_0 => 8,
+    };
+    GGML_QNT_VERSION * GGML_QNT_VERSION_FACTOR + mostly
 }
 
 pub fn write_header(
@@ -49,10 +62,7 @@ pub fn write_header(
     filters: &[f32],
     tokens: &[Vec<u8>],
 ) -> Result<(), ConvertError> {
-    let ftype = match output {
-        OutputType::F16 => 1,
-        OutputType::Q8_0 => GGML_QNT_VERSION * GGML_QNT_VERSION_FACTOR + FTYPE_MOSTLY_Q8_0,
-    };
+    let ftype = file_type(output);
     out.write_all(&MAGIC.to_le_bytes())?;
     let h = hparams;
     for value in [
@@ -104,6 +114,8 @@ pub fn write_tensor(
         TensorType::F16 => {
             tensor.values.iter().flat_map(|v| f16::from_f32(*v).to_le_bytes()).collect()
         }
+        TensorType::Q4_0 => quantize_q4_0(&tensor.values),
+        TensorType::Q5_0 => quantize_q5_0(&tensor.values),
         TensorType::Q8_0 => quantize_q8_0(&tensor.values),
     };
     out.write_all(&data)?;
@@ -111,19 +123,21 @@ pub fn write_tensor(
 }
 
 /// f32 for vectors, conv biases and positional embeddings (as the reference
-/// converter does); f16 for the rest, or q8_0 for matrices when quantizing
-/// (whisper.cpp's `quantize` leaves the 3-D conv kernels in f16).
+/// converter does); f16 for the rest, or the quantized type for matrices when
+/// quantizing (whisper.cpp's `quantize` leaves the 3-D conv kernels in f16).
+/// whisper.cpp gives every matrix the file's type, so there is no mixing.
 fn tensor_type(tensor: &Tensor, output: OutputType) -> TensorType {
     let keep_f32 = tensor.dims.len() < 2
         || tensor.name.ends_with("conv1.bias")
         || tensor.name.ends_with("conv2.bias")
         || tensor.name.ends_with("positional_embedding");
     let row_length = tensor.dims.last().copied().unwrap_or(0);
+    let quantizable = tensor.dims.len() == 2 && row_length.is_multiple_of(QUANT_BLOCK);
     match output {
         _ if keep_f32 => TensorType::F32,
-        OutputType::Q8_0 if tensor.dims.len() == 2 && row_length.is_multiple_of(Q8_0_BLOCK) => {
-            TensorType::Q8_0
-        }
+        OutputType::Q4_0 if quantizable => TensorType::Q4_0,
+        OutputType::Q5_0 if quantizable => TensorType::Q5_0,
+        OutputType::Q8_0 if quantizable => TensorType::Q8_0,
         _ => TensorType::F16,
     }
 }
@@ -131,13 +145,56 @@ fn tensor_type(tensor: &Tensor, output: OutputType) -> TensorType {
 /// ggml's `quantize_row_q8_0_ref`: per block of 32, an f16 scale
 /// `max|x| / 127` and 32 signed bytes `round(x / scale)`.
 pub fn quantize_q8_0(values: &[f32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(values.len() / Q8_0_BLOCK * (2 + Q8_0_BLOCK));
-    for block in values.chunks(Q8_0_BLOCK) {
+    let mut out = Vec::with_capacity(values.len() / QUANT_BLOCK * (2 + QUANT_BLOCK));
+    for block in values.chunks(QUANT_BLOCK) {
         let max = block.iter().fold(0.0_f32, |max, v| max.max(v.abs()));
         let scale = max / 127.0;
         let inverse = if scale != 0.0 { 1.0 / scale } else { 0.0 };
         out.extend_from_slice(&f16::from_f32(scale).to_le_bytes());
         out.extend(block.iter().map(|v| ((v * inverse).round() as i8) as u8));
+    }
+    out
+}
+
+/// The signed value of largest magnitude in a block, and the scale that maps
+/// it to `-levels` (ggml's q4_0/q5_0 choice: the extreme gets the extra level).
+fn signed_scale(block: &[f32], levels: f32) -> (f32, f32) {
+    let extreme = block.iter().fold(0.0_f32, |e, v| if v.abs() > e.abs() { *v } else { e });
+    let scale = extreme / -levels;
+    (scale, if scale != 0.0 { 1.0 / scale } else { 0.0 })
+}
+
+/// ggml's `quantize_row_q4_0_ref`: per block of 32, an f16 scale and 16
+/// bytes of 4-bit values offset by 8; byte j holds value j (low nibble) and
+/// value j + 16 (high nibble).
+pub fn quantize_q4_0(values: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() / QUANT_BLOCK * (2 + QUANT_BLOCK / 2));
+    for block in values.chunks(QUANT_BLOCK) {
+        let (scale, inverse) = signed_scale(block, 8.0);
+        out.extend_from_slice(&f16::from_f32(scale).to_le_bytes());
+        let level = |v: f32| ((v * inverse + 8.5) as i8).min(15) as u8;
+        let (low, high) = block.split_at(QUANT_BLOCK / 2);
+        out.extend(low.iter().zip(high).map(|(l, h)| level(*l) | (level(*h) << 4)));
+    }
+    out
+}
+
+/// ggml's `quantize_row_q5_0_ref`: per block of 32, an f16 scale, 32 fifth
+/// bits (value j's in bit j) and 16 bytes of low nibbles laid out as q4_0's.
+pub fn quantize_q5_0(values: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() / QUANT_BLOCK * (6 + QUANT_BLOCK / 2));
+    for block in values.chunks(QUANT_BLOCK) {
+        let (scale, inverse) = signed_scale(block, 16.0);
+        let levels: Vec<u8> =
+            block.iter().map(|v| ((v * inverse + 16.5) as i8).min(31) as u8).collect();
+        let high_bits = levels
+            .iter()
+            .enumerate()
+            .fold(0_u32, |bits, (j, level)| bits | (u32::from(level >> 4) << j));
+        out.extend_from_slice(&f16::from_f32(scale).to_le_bytes());
+        out.extend_from_slice(&high_bits.to_le_bytes());
+        let (low, high) = levels.split_at(QUANT_BLOCK / 2);
+        out.extend(low.iter().zip(high).map(|(l, h)| (l & 0x0f) | ((h & 0x0f) << 4)));
     }
     out
 }
@@ -167,6 +224,53 @@ mod tests {
         assert_eq!(block[3] as i8, -64, "-63.5 rounds away from zero");
         assert_eq!(block[4] as i8, 1, "0.5 rounds away from zero");
         assert!(block[5..].iter().all(|b| *b == 0));
+    }
+
+    /// Values back from a q4_0 or q5_0 block, as ggml's `dequantize_row_*`.
+    fn dequantize(block: &[u8], bits: u32) -> Vec<f32> {
+        let scale = f16::from_le_bytes([block[0], block[1]]).to_f32();
+        let (high, nibbles) = if bits == 5 {
+            (u32::from_le_bytes([block[2], block[3], block[4], block[5]]), &block[6..])
+        } else {
+            (0, &block[2..])
+        };
+        let offset = if bits == 5 { 16 } else { 8 };
+        (0..32)
+            .map(|j| {
+                let low = if j < 16 { nibbles[j] & 0x0f } else { nibbles[j - 16] >> 4 };
+                let level = i32::from(low) | (((high >> j) & 1) << 4) as i32;
+                (level - offset) as f32 * scale
+            })
+            .collect()
+    }
+
+    #[test]
+    fn q4_0_and_q5_0_blocks_round_trip_within_half_a_step() {
+        // -1.6 to 1.5: the extreme is negative, so the top is representable.
+        let values: Vec<f32> = (0..32).map(|i| ((i * 7 % 32) as f32 - 16.0) / 10.0).collect();
+        for (bits, block, size) in
+            [(4, quantize_q4_0(&values), 18), (5, quantize_q5_0(&values), 22)]
+        {
+            assert_eq!(block.len(), size, "{bits}-bit block size");
+            let scale = f16::from_le_bytes([block[0], block[1]]).to_f32();
+            let levels = if bits == 5 { 16.0 } else { 8.0 };
+            // The extreme value (-1.6) maps exactly to the lowest level.
+            assert!((scale - 1.6 / levels).abs() < 1e-3, "{bits}-bit scale {scale}");
+            for (got, want) in dequantize(&block, bits).iter().zip(&values) {
+                assert!((got - want).abs() <= scale / 2.0 + 1e-3, "{bits}-bit: {got} for {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn q4_0_puts_value_j_low_and_value_j_plus_16_high() {
+        let mut values = vec![0.0_f32; 32];
+        values[0] = -8.0; // the extreme: scale 1, level 0
+        values[16] = 7.0; // level 15
+        let block = quantize_q4_0(&values);
+        assert_eq!(f16::from_le_bytes([block[0], block[1]]).to_f32(), 1.0);
+        assert_eq!(block[2], 0xf0, "value 0 low (level 0), value 16 high (level 15)");
+        assert!(block[3..].iter().all(|b| *b == 0x88), "zeros sit at level 8");
     }
 
     #[test]

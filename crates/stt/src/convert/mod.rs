@@ -1,5 +1,5 @@
 //! CTranslate2 Whisper models (as faster-whisper uses them) to whisper.cpp's
-//! ggml format, in f16 or q8_0.
+//! ggml format, in f16, q8_0, q5_0 or q4_0.
 //!
 //! CTranslate2 fuses self-attention Q/K/V and cross-attention K/V into one
 //! matrix each, stores zero key biases (whisper has none), and keeps conv
@@ -19,13 +19,41 @@ use std::path::{Path, PathBuf};
 use ct2::Ct2Model;
 use ggml::{HyperParameters, Tensor};
 
-pub use ggml::quantize_q8_0;
+pub use ggml::{quantize_q4_0, quantize_q5_0, quantize_q8_0};
 
 /// The weight type of the converted file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputType {
     F16,
     Q8_0,
+    Q5_0,
+    Q4_0,
+}
+
+impl OutputType {
+    pub const ALL: [OutputType; 4] =
+        [OutputType::F16, OutputType::Q8_0, OutputType::Q5_0, OutputType::Q4_0];
+
+    /// The name whisper.cpp's tools use: `f16`, `q8_0`, `q5_0`, `q4_0`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputType::F16 => "f16",
+            OutputType::Q8_0 => "q8_0",
+            OutputType::Q5_0 => "q5_0",
+            OutputType::Q4_0 => "q4_0",
+        }
+    }
+}
+
+impl std::str::FromStr for OutputType {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL.into_iter().find(|t| t.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown weight type {name:?}; one of {}", names.join(", "))
+        })
+    }
 }
 
 /// What a conversion wrote.
