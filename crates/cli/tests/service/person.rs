@@ -133,6 +133,7 @@ async fn settings_merge_keep_unknown_keys_and_validate() {
         json!({"general": {"api_port": 0}}),
         json!({"retention": {"keep_audio_days": 0}}),
         json!({"ai": {"provider": "skynet"}}),
+        json!({"transcription": {"decoding": "fast"}}),
         json!([1]),
     ] {
         set_settings(&service, bad.clone()).await.expect_error(400, "invalid_request");

@@ -30,32 +30,6 @@ pub enum OutputType {
     Q4_0,
 }
 
-impl OutputType {
-    pub const ALL: [OutputType; 4] =
-        [OutputType::F16, OutputType::Q8_0, OutputType::Q5_0, OutputType::Q4_0];
-
-    /// The name whisper.cpp's tools use: `f16`, `q8_0`, `q5_0`, `q4_0`.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputType::F16 => "f16",
-            OutputType::Q8_0 => "q8_0",
-            OutputType::Q5_0 => "q5_0",
-            OutputType::Q4_0 => "q4_0",
-        }
-    }
-}
-
-impl std::str::FromStr for OutputType {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Self::ALL.into_iter().find(|t| t.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|t| t.name()).collect();
-            format!("unknown weight type {name:?}; one of {}", names.join(", "))
-        })
-    }
-}
-
 /// What a conversion wrote.
 #[derive(Debug, Clone)]
 pub struct ConvertReport {
