@@ -29,8 +29,12 @@ export class Proxy {
     server.on('request', (request, response) => proxy.forward(request, response));
     server.on('connect', (request, socket) => {
       proxy.note(request, request.url ?? '');
+      // A CONNECT socket has no error listener of its own: Chromium resetting
+      // it (ECONNRESET) would otherwise be an uncaught error in the test run.
+      socket.on('error', () => socket.destroy());
       socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
     });
+    server.on('clientError', (_error, socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -84,12 +88,17 @@ export class Proxy {
       { host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: request.method, headers: request.headers },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('error', () => response.destroy());
         answer.pipe(response);
       },
     );
     // Nothing listening: drop the connection, so the browser sees what it sees
     // without a proxy (a network error), not an HTTP answer.
     upstream.on('error', () => request.socket.destroy());
+    // The browser or the service dropping a connection half-way (a closed
+    // popup, a stopped service) is normal here; it ends this exchange only.
+    request.on('error', () => upstream.destroy());
+    response.on('error', () => upstream.destroy());
     response.on('close', () => upstream.destroy());
     request.pipe(upstream);
   }
