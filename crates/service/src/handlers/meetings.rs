@@ -14,6 +14,7 @@ use crate::clock::now_ms;
 use crate::convert;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, QueryMap};
+use crate::handlers::recording::text;
 use crate::state::AppState;
 
 const DEFAULT_LIMIT: i64 = 50;
@@ -142,7 +143,7 @@ pub async fn patch_meeting(
 }
 
 fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
-    let title = patch.title.map(|title| bounded("title", title.trim(), 500)).transpose()?;
+    let title = patch.title.map(|title| text("title", &title, 500)).transpose()?;
     let tags = patch.tags.map(validate_tags).transpose()?;
     let attendees = patch
         .attendees
@@ -150,10 +151,7 @@ fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
             if people.len() > 200 {
                 return Err(ApiError::invalid("field `attendees` holds more than 200 people"));
             }
-            people
-                .into_iter()
-                .map(|person| bounded("attendees.name", person.name.trim(), 200))
-                .collect()
+            people.into_iter().map(|person| text("attendees.name", &person.name, 200)).collect()
         })
         .transpose()?;
     Ok(MeetingChanges { title, tags, starred: patch.starred, attendees })
@@ -162,7 +160,7 @@ fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
 fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
     let mut unique: Vec<String> = Vec::new();
     for tag in tags {
-        let tag = bounded("tags", tag.trim(), 64)?;
+        let tag = text("tags", &tag, 64)?;
         if !unique.contains(&tag) {
             unique.push(tag);
         }
@@ -171,15 +169,6 @@ fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
         return Err(ApiError::invalid("field `tags` holds more than 50 tags"));
     }
     Ok(unique)
-}
-
-/// Text of 1 to `max` characters, or 400 naming the field.
-fn bounded(field: &str, text: &str, max: usize) -> ApiResult<String> {
-    let length = text.chars().count();
-    if length == 0 || length > max {
-        return Err(ApiError::invalid(format!("field `{field}` must have 1 to {max} characters")));
-    }
-    Ok(text.to_string())
 }
 
 /// Delete a meeting: rows and index entries in one transaction, then its audio.

@@ -151,12 +151,17 @@ pub fn prompt_view(record: &PromptRecord) -> Prompt {
     }
 }
 
-/// Trimmed text of 1 to `max` characters, or 400 naming the field.
+/// Trimmed text of 1 to `max` characters without NUL, or 400 naming the field.
+/// (SQLite's text functions end a string at NUL, so "\u0000" would count as
+/// empty there.)
 pub fn text(field: &str, value: &str, max: usize) -> ApiResult<String> {
     let value = value.trim();
     let length = value.chars().count();
     if length == 0 || length > max {
         return Err(ApiError::invalid(format!("field `{field}` must have 1 to {max} characters")));
+    }
+    if value.contains('\0') {
+        return Err(ApiError::invalid(format!("field `{field}` must not contain NUL characters")));
     }
     Ok(value.to_string())
 }
