@@ -6,7 +6,8 @@
 # transcription tests), curl, Python 3 with venv, and the Python test tools
 # (schemathesis; the MCP and A2A clients and pytest for the gateway) in .venv,
 # Node's npm and Chromium for the web app, whose packages it installs and
-# which it builds (ui/dist, embedded by `recorder`). Safe to run again: it skips what is there.
+# which it builds (ui/dist, embedded by `recorder`), and the desktop app's
+# WebKitGTK, tray and test display (Xvfb). Safe to run again: it skips what is there.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
 # espeak-ng sox python node` (and Chromium for the browser tests); capture uses Core Audio (nothing to install), and the
 # sound-server tests are Linux-only. The Rust toolchain (rustup,
@@ -40,6 +41,15 @@ command -v wireplumber >/dev/null 2>&1 || need_apt+=(wireplumber)
 command -v pipewire-pulse >/dev/null 2>&1 || need_apt+=(pipewire-pulse)
 command -v paplay >/dev/null 2>&1 || need_apt+=(pulseaudio-utils)
 command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
+# The desktop app (Tauri 2): WebKitGTK, the tray (libayatana-appindicator),
+# icons (librsvg) and menus (libxdo); its tests run under Xvfb with a D-Bus
+# session and open recorder:// links through xdg-utils.
+have_pkg webkit2gtk-4.1 || need_apt+=(libwebkit2gtk-4.1-dev)
+have_pkg ayatana-appindicator3-0.1 || need_apt+=(libayatana-appindicator3-dev)
+have_pkg librsvg-2.0 || need_apt+=(librsvg2-dev)
+[ -e /usr/include/xdo.h ] || need_apt+=(libxdo-dev)
+command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
+command -v xdg-open >/dev/null 2>&1 || need_apt+=(xdg-utils)
 # The web app's browser tests drive Debian's Chromium (never a downloaded one).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then

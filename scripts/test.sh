@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check CI runs: formatting, clippy, the capture crate checked for macOS
 # and Windows, the OpenAPI fuzz run (schemathesis) and
-# the whole test suite (unit, store, egress, tidy, and integration tests against a
+# the whole test suite (unit, store, egress, tidy, the desktop app under Xvfb
+# with a D-Bus session, and integration tests against a
 # real `recorder serve`, transcribing with the tiny.en test model), then the
 # gateway's end-to-end tests (pytest, scripts/gateway-tests.sh) and the web
 # app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh) and the

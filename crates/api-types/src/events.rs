@@ -56,6 +56,9 @@ pub enum Event {
     ModelsInstalled(ModelInstalled),
     #[serde(rename = "pair.completed")]
     PairCompleted(Empty),
+    /// The person saved settings (`PATCH /ui/settings`); read them again.
+    #[serde(rename = "settings.changed")]
+    SettingsChanged(Empty),
     #[serde(rename = "error")]
     Error(ErrorEvent),
 }
@@ -84,6 +87,7 @@ impl Event {
             Event::ModelsDownload(_) => "models.download",
             Event::ModelsInstalled(_) => "models.installed",
             Event::PairCompleted(_) => "pair.completed",
+            Event::SettingsChanged(_) => "settings.changed",
             Event::Error(_) => "error",
         }
     }

@@ -158,6 +158,45 @@ pub fn platform_source(
     }
 }
 
+/// Where a service's audio comes from: devices (a backend by name, or the
+/// platform's default), or two WAV files played as the microphone and the
+/// other side (`--mic-file`, `--sys-file`, `--audio-speed`: demos and tests).
+#[derive(Debug, Clone, Default)]
+pub struct SourceChoice {
+    pub backend: Option<String>,
+    pub mic_file: Option<std::path::PathBuf>,
+    pub sys_file: Option<std::path::PathBuf>,
+    pub speed: f64,
+}
+
+impl SourceChoice {
+    /// The source chosen, or a message for the person who chose it.
+    pub fn open(
+        &self,
+        pipewire_dir: Option<&std::path::Path>,
+    ) -> Result<Arc<dyn AudioSource>, String> {
+        if self.mic_file.is_none() && self.sys_file.is_none() {
+            return platform_source(self.backend.as_deref(), pipewire_dir);
+        }
+        if !(self.speed.is_finite() && self.speed > 0.0) {
+            return Err("--audio-speed must be a number above 0".into());
+        }
+        for path in [&self.mic_file, &self.sys_file].into_iter().flatten() {
+            if !path.is_file() {
+                return Err(format!("no audio file at {}", path.display()));
+            }
+        }
+        let absolute = |path: &Option<std::path::PathBuf>| {
+            path.as_ref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+        };
+        Ok(Arc::new(files::FileSource {
+            mic: absolute(&self.mic_file),
+            sys: absolute(&self.sys_file),
+            speed: self.speed,
+        }))
+    }
+}
+
 #[cfg(target_os = "linux")]
 mod platform {
     use super::*;

@@ -36,29 +36,7 @@ pub enum IntegrationCommand {
 
 /// The app page a `recorder://` link or a path stands for.
 pub fn page_of(link: Option<&str>) -> Result<String, Failure> {
-    let Some(link) = link else { return Ok("/".to_string()) };
-    if link.starts_with('/') {
-        return Ok(link.to_string());
-    }
-    let Some(rest) = link.strip_prefix("recorder://") else {
-        return Err(Failure::usage(format!(
-            "cannot open {link}: give a recorder:// link or a path such as /settings/general"
-        )));
-    };
-    let rest = rest.trim_end_matches('/');
-    match rest.split('/').collect::<Vec<_>>().as_slice() {
-        [""] | ["open"] => Ok("/".to_string()),
-        ["pair"] => Ok("/settings/extension?pair".to_string()),
-        ["recording"] | ["privacy"] => Ok(format!("/{rest}")),
-        ["settings", section] | ["meetings", section] if is_plain(section) => Ok(format!("/{rest}")),
-        _ => Err(Failure::usage(format!(
-            "unknown link {link}: recorder:// knows pair, open, recording, privacy, settings/<section> and meetings/<id>"
-        ))),
-    }
-}
-
-fn is_plain(part: &str) -> bool {
-    !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    recorder_client::links::page_of(link).map_err(Failure::usage)
 }
 
 /// `recorder open [LINK] [--print]`.
@@ -106,8 +84,15 @@ pub fn integration(command: IntegrationCommand) -> Result<(), Failure> {
 fn install(folder: &Path, entry: &Path) -> Result<(), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::general(format!("cannot tell where recorder is installed: {e}")))?;
+    // The desktop app beside this binary takes the links (one window, one
+    // service); without it `recorder open` opens them in the browser.
+    let desktop = exe.with_file_name("recorder-desktop");
+    let text = match desktop.is_file() {
+        true => desktop_app_entry(&desktop),
+        false => desktop_entry(&exe),
+    };
     std::fs::create_dir_all(folder)
-        .and_then(|()| std::fs::write(entry, desktop_entry(&exe)))
+        .and_then(|()| std::fs::write(entry, text))
         .map_err(|e| Failure::general(format!("cannot write {}: {e}", entry.display())))?;
     refresh_database(folder);
     match run_quietly("xdg-mime", &["default", ENTRY_NAME, SCHEME_MIME]) {
@@ -140,6 +125,14 @@ pub fn desktop_entry(exe: &Path) -> String {
     format!(
         "[Desktop Entry]\nType=Application\nName=Recorder\nComment=Open recorder:// links in the Recorder app\nExec={} open %u\nTerminal=false\nNoDisplay=true\nMimeType={SCHEME_MIME};\n",
         quote_exec(&exe.to_string_lossy())
+    )
+}
+
+/// The entry when the desktop app is installed: links go to `recorder-desktop`.
+pub fn desktop_app_entry(desktop: &Path) -> String {
+    format!(
+        "[Desktop Entry]\nType=Application\nName=Recorder\nComment=Open recorder:// links in the Recorder app\nExec={} %u\nTerminal=false\nNoDisplay=true\nMimeType={SCHEME_MIME};\n",
+        quote_exec(&desktop.to_string_lossy())
     )
 }
 
@@ -184,20 +177,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn links_map_to_app_pages() {
-        let page = |link: &str| page_of(Some(link)).map_err(|f| f.message);
-        assert_eq!(page_of(None).map_err(|f| f.message), Ok("/".to_string()));
-        assert_eq!(page("recorder://pair"), Ok("/settings/extension?pair".to_string()));
-        assert_eq!(page("recorder://pair/"), Ok("/settings/extension?pair".to_string()));
-        assert_eq!(page("recorder://settings/license"), Ok("/settings/license".to_string()));
-        assert_eq!(page("recorder://meetings/m_1"), Ok("/meetings/m_1".to_string()));
-        assert_eq!(page("/privacy"), Ok("/privacy".to_string()));
-        assert!(page("recorder://meetings/../x").is_err());
-        assert!(page("https://example.com/").is_err());
-        assert!(page("recorder://format-disk").is_err());
-    }
-
-    #[test]
     fn exec_paths_with_spaces_are_quoted() {
         assert_eq!(quote_exec("/usr/bin/recorder"), "/usr/bin/recorder");
         assert_eq!(quote_exec("/opt/My Apps/recorder"), "\"/opt/My Apps/recorder\"");
@@ -205,5 +184,7 @@ mod tests {
         let entry = desktop_entry(Path::new("/usr/bin/recorder"));
         assert!(entry.contains("Exec=/usr/bin/recorder open %u\n"), "{entry}");
         assert!(entry.contains("MimeType=x-scheme-handler/recorder;\n"), "{entry}");
+        let app = desktop_app_entry(Path::new("/opt/My Apps/recorder-desktop"));
+        assert!(app.contains("Exec=\"/opt/My Apps/recorder-desktop\" %u\n"), "{app}");
     }
 }

@@ -1,20 +1,16 @@
 //! `recorder serve`: logging to stderr and `logs/recorder.log`, signals, and the
 //! service itself.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use clap::Args;
-use recorder_capture::files::FileSource;
-use recorder_capture::AudioSource;
+use recorder_capture::{AudioSource, SourceChoice};
 
 use recorder_service::{AddressInUse, Config, Service};
 use recorder_settings::{DataDir, Environment};
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::layer::SubscriberExt;
-use tracing_subscriber::util::SubscriberInitExt;
-use tracing_subscriber::{fmt, EnvFilter, Layer};
 
 use crate::commands::{Context, Failure};
 
@@ -38,27 +34,13 @@ pub struct ServeArgs {
 impl ServeArgs {
     /// Files in place of devices when either file is given.
     fn audio_source(&self, environment: &Environment) -> Result<Arc<dyn AudioSource>, Failure> {
-        if self.mic_file.is_none() && self.sys_file.is_none() {
-            let pipewire = environment.pipewire_runtime_dir.as_deref();
-            return recorder_capture::platform_source(self.audio_backend.as_deref(), pipewire)
-                .map_err(Failure::usage);
-        }
-        if !(self.audio_speed.is_finite() && self.audio_speed > 0.0) {
-            return Err(Failure::usage("--audio-speed must be a number above 0"));
-        }
-        for path in [&self.mic_file, &self.sys_file].into_iter().flatten() {
-            if !path.is_file() {
-                return Err(Failure::usage(format!("no audio file at {}", path.display())));
-            }
-        }
-        let absolute = |path: &Option<PathBuf>| {
-            path.as_ref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
-        };
-        Ok(Arc::new(FileSource {
-            mic: absolute(&self.mic_file),
-            sys: absolute(&self.sys_file),
+        let choice = SourceChoice {
+            backend: self.audio_backend.clone(),
+            mic_file: self.mic_file.clone(),
+            sys_file: self.sys_file.clone(),
             speed: self.audio_speed,
-        }))
+        };
+        choice.open(environment.pipewire_runtime_dir.as_deref()).map_err(Failure::usage)
     }
 }
 
@@ -67,7 +49,7 @@ pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
     let audio = args.audio_source(&environment)?;
     let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
     data_dir.prepare().map_err(Failure::general)?;
-    init_logging(&data_dir, &environment);
+    recorder_service::init_logging(&data_dir, &environment);
     let shutdown = CancellationToken::new();
     let config = Config { data_dir, port: context.port, environment, audio };
     let service = Service::bind(config, shutdown.clone()).await.map_err(|error| match error
@@ -110,23 +92,4 @@ async fn wait_for_signal() {
     if tokio::signal::ctrl_c().await.is_err() {
         std::future::pending::<()>().await;
     }
-}
-
-/// Logs go to stderr and to `logs/recorder.log` (Settings, Diagnostics, Logs).
-fn init_logging(data_dir: &DataDir, environment: &Environment) {
-    let filter = || {
-        EnvFilter::try_new(environment.log_filter.as_deref().unwrap_or("info"))
-            .unwrap_or_else(|_| EnvFilter::new("info"))
-    };
-    let ansi = std::io::stderr().is_terminal();
-    let stderr = fmt::layer().with_ansi(ansi).with_writer(std::io::stderr).with_filter(filter());
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(data_dir.logs().join("recorder.log"))
-        .ok()
-        .map(|file| {
-            fmt::layer().with_ansi(false).with_writer(Mutex::new(file)).with_filter(filter())
-        });
-    let _ = tracing_subscriber::registry().with(stderr).with(file).try_init();
 }

@@ -4,6 +4,7 @@
 //! the machine (outbound requests are the egress crate's alone).
 
 mod events;
+pub mod links;
 
 pub use events::{Event, EventStream};
 

@@ -14,6 +14,7 @@ mod guard;
 mod handlers;
 mod ledger;
 mod license;
+mod logging;
 mod managed;
 mod models;
 mod pairing;
@@ -42,6 +43,7 @@ use tokio_util::sync::CancellationToken;
 use crate::managed::{PolicyHandle, SettingsHandle};
 use crate::state::{AppState, Shared, Tokens};
 
+pub use crate::logging::init_logging;
 pub use crate::router::BODY_LIMIT;
 
 /// How to start the service.
@@ -165,6 +167,11 @@ impl Service {
             if let Err(error) = task.await {
                 tracing::error!(%error, "a background task ended abnormally");
             }
+        }
+        // Whisper's threads must be done before the process exits: its
+        // globals are torn down at exit, under a computation still running.
+        if !state_for_stop.recorder.live_finished(std::time::Duration::from_secs(30)).await {
+            tracing::error!("live transcription did not end within 30 s of the shutdown");
         }
         tracing::info!("service stopped");
         Ok(())

@@ -37,6 +37,10 @@ pub struct General {
     pub api_port: u16,
     pub allow_remote_start: bool,
     pub user_name: String,
+    /// Start the desktop app (its tray icon, window hidden) when the person
+    /// logs in. Beyond the contract's keys; the desktop app applies it.
+    #[serde(default)]
+    pub start_at_login: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -83,7 +87,7 @@ pub const PROVIDERS: [&str; 4] = ["builtin", "local", "anthropic", "openai_compa
 /// The defaults written to a new `settings.json`.
 pub fn defaults() -> Value {
     json!({
-        "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me" },
+        "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me", "start_at_login": false },
         "recording": { "auto_record_apps": [], "language": "en" },
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },

@@ -26,6 +26,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'models.download': true,
   'models.installed': true,
   'pair.completed': true,
+  'settings.changed': true,
   error: true,
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];

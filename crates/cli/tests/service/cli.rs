@@ -197,7 +197,12 @@ fn desktop_integration_registers_the_recorder_scheme() {
     let entry_path = data_home.path().join("applications/recorder-url-handler.desktop");
     let entry = std::fs::read_to_string(&entry_path).expect("entry written");
     assert!(entry.contains("MimeType=x-scheme-handler/recorder;"), "{entry}");
-    assert!(entry.contains(" open %u"), "{entry}");
+    // The desktop app beside `recorder` takes the links; else `recorder open`.
+    let desktop = std::path::Path::new(BIN).with_file_name("recorder-desktop");
+    match desktop.is_file() {
+        true => assert!(entry.contains(&format!("Exec={} %u", desktop.display())), "{entry}"),
+        false => assert!(entry.contains(" open %u"), "{entry}"),
+    }
     // Where xdg-utils is installed (it comes with Chromium on Debian), the
     // desktop now names our entry as the handler of recorder:// links.
     let query = std::process::Command::new("xdg-mime")

@@ -7,9 +7,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::{
-    ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, LoginLinkRequest, Meeting, Pairing,
-    PairingCode, Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest, PlanReply,
-    PromptAnswer, PromptAnswerRequest, RecordingPaused, StopReply,
+    Empty, ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, LoginLinkRequest, Meeting,
+    Pairing, PairingCode, Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest,
+    PlanReply, PromptAnswer, PromptAnswerRequest, RecordingPaused, StopReply,
 };
 use recorder_domain::Plan;
 use recorder_store::PromptState;
@@ -156,6 +156,7 @@ pub async fn patch_settings(
     match state.settings.patch(&patch, &policy) {
         Ok(document) => {
             state.retention.wake();
+            state.events.emit(Event::SettingsChanged(Empty {}));
             Ok(Json(document))
         }
         Err(SettingsChangeError::Invalid(error)) => Err(ApiError::invalid(error.to_string())),

@@ -103,6 +103,12 @@ impl LiveTranscriber {
                     self.queue.push_back(utterance);
                 }
             }
+            if self.state.shutdown.is_cancelled() && !self.failed {
+                // The service is ending: what is left is transcribed from the
+                // files by the job queue at the next start.
+                tracing::info!(meeting_id = %self.meeting_id, "shutting down: the rest of the live transcript is queued");
+                self.failed = true;
+            }
             if self.failed {
                 self.queue.clear();
             } else if let Some(next) = self.next_ready() {

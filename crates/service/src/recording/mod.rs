@@ -57,11 +57,47 @@ pub struct Recorder {
     /// Serialises start and stop.
     gate: tokio::sync::Mutex<()>,
     current: Mutex<Option<Current>>,
+    /// Live transcribers still working (they go on after a stop to finish
+    /// their queue); the service waits for them before it ends.
+    live: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts a live transcriber while it works.
+pub struct LiveTurn(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for LiveTurn {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl Recorder {
     pub fn new(source: Arc<dyn AudioSource>) -> Self {
-        Recorder { source, gate: tokio::sync::Mutex::new(()), current: Mutex::new(None) }
+        Recorder {
+            source,
+            gate: tokio::sync::Mutex::new(()),
+            current: Mutex::new(None),
+            live: Arc::default(),
+        }
+    }
+
+    /// Marks a live transcriber as working until the turn is dropped.
+    pub fn live_turn(&self) -> LiveTurn {
+        self.live.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        LiveTurn(self.live.clone())
+    }
+
+    /// Waits (at most `limit`) until no live transcriber works: at shutdown
+    /// they hand what is left to the job queue and end within a line.
+    pub async fn live_finished(&self, limit: std::time::Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        while self.live.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        true
     }
 
     /// The recording in progress, if any.

@@ -155,9 +155,11 @@ impl Parts {
             self.meeting.id.clone(),
             self.partials.clone(),
         );
-        let started = std::thread::Builder::new()
-            .name("live-transcript".into())
-            .spawn(move || transcriber.run(receiver));
+        let turn = self.state.recorder.live_turn();
+        let started = std::thread::Builder::new().name("live-transcript".into()).spawn(move || {
+            let _turn = turn;
+            transcriber.run(receiver)
+        });
         if let Err(error) = started {
             tracing::error!(%error, "cannot start live transcription");
         }

@@ -1,0 +1,61 @@
+//! `recorder-desktop`: Recorder as a desktop program. One process runs the
+//! service in-process (or attaches to a `recorder serve` already running for
+//! the same data folder), shows the app's UI in a window signed in through the
+//! person's channel, and adds a tray icon, notifications for record prompts,
+//! `recorder://` links and start at login. See ARCHITECTURE.md, "Desktop app".
+
+mod actions;
+mod autostart;
+mod backend;
+mod follow;
+mod notify;
+mod shell;
+mod tray;
+mod view;
+mod window;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Recorder's desktop app.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "recorder-desktop", version, about)]
+pub struct Options {
+    /// A `recorder://` link to open (such as recorder://pair), or a page of
+    /// the app such as /settings/general
+    pub link: Option<String>,
+    /// Start with the window hidden (the tray icon only): what start at login uses
+    #[arg(long)]
+    pub hidden: bool,
+    /// Data folder (else RECORDER_DATA_DIR, else the platform's folder)
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// API port (else general.api_port from settings.json, else 47321)
+    #[arg(long, value_name = "N")]
+    pub port: Option<u16>,
+    /// Play this WAV file as the microphone (for demos and tests)
+    #[arg(long, value_name = "A.wav")]
+    pub mic_file: Option<PathBuf>,
+    /// Play this WAV file as the other side of the call
+    #[arg(long, value_name = "B.wav")]
+    pub sys_file: Option<PathBuf>,
+    /// Play the files X times faster than real time
+    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    pub audio_speed: f64,
+    /// Capture backend: pipewire or pulseaudio on Linux; env RECORDER_AUDIO_BACKEND
+    #[arg(long, value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")]
+    pub audio_backend: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let options = Options::parse();
+    match shell::run(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("recorder-desktop: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! The Tauri app: plugins (single instance, deep links, autostart), start-up
+//! (service, tray, window, event follower), the window hiding on close, and
+//! quitting after a recording is stopped properly.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use recorder_api_types::StopReply;
+use recorder_client::Client;
+use tauri::{App, AppHandle, Manager, RunEvent, Window, WindowEvent};
+use tauri_plugin_autostart::MacosLauncher;
+use tauri_plugin_deep_link::DeepLinkExt;
+
+use crate::backend::{self, Backend, OwnedService};
+use crate::notify::Notifier;
+use crate::tray::Tray;
+use crate::view::View;
+use crate::{follow, window, Options};
+
+/// What every part of the app shares (Tauri's managed state).
+pub struct Shell {
+    pub client: Client,
+    pub notifier: Notifier,
+    view: Mutex<View>,
+    tray: OnceLock<Tray>,
+    owned: tokio::sync::Mutex<Option<OwnedService>>,
+    quitting: AtomicBool,
+}
+
+impl Shell {
+    fn new(backend: Backend, notifier: Notifier) -> Shell {
+        Shell {
+            client: backend.client,
+            notifier,
+            view: Mutex::default(),
+            tray: OnceLock::new(),
+            owned: tokio::sync::Mutex::new(backend.owned),
+            quitting: AtomicBool::new(false),
+        }
+    }
+
+    pub fn view(&self) -> View {
+        self.view.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Changes the view and shows it in the tray.
+    pub fn set_view(&self, change: impl FnOnce(&mut View)) {
+        let mut view = self.view.lock().unwrap_or_else(|p| p.into_inner());
+        change(&mut view);
+        if let Some(tray) = self.tray.get() {
+            if let Err(error) = tray.show(&view) {
+                tracing::warn!(%error, "desktop: updating the tray");
+            }
+        }
+    }
+
+    pub fn quitting(&self) -> bool {
+        self.quitting.load(Ordering::SeqCst)
+    }
+}
+
+/// Runs the app until Quit. The plugins come first (so a second launch hands
+/// over and ends before touching the service), then the service, then the
+/// tray and the window once the event loop runs.
+pub fn run(options: Options) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    tauri::async_runtime::set(runtime.handle().clone());
+    let page = recorder_client::links::page_of(options.link.as_deref()).unwrap_or_else(|message| {
+        tracing::warn!(%message, "desktop: opening the library instead");
+        "/".to_string()
+    });
+    let visible = !options.hidden;
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| second_launch(app, argv)))
+        .plugin(tauri_plugin_deep_link::init())
+        .plugin(tauri_plugin_autostart::init(MacosLauncher::LaunchAgent, Some(vec!["--hidden"])))
+        .setup(move |app| setup(app, &page, visible).map_err(Into::into))
+        .on_window_event(hide_on_close)
+        .build(tauri::generate_context!())?;
+    let backend = runtime.block_on(backend::start(&options))?;
+    let (notifier, mut replies) = runtime.block_on(Notifier::connect());
+    app.manage(Shell::new(backend, notifier));
+    let replying = app.handle().clone();
+    runtime.spawn(async move {
+        while let Some(reply) = replies.recv().await {
+            follow::reply(&replying, reply).await;
+        }
+    });
+    app.run(|_app, event| {
+        // Hiding the window is not leaving: only Quit ends the app.
+        if let RunEvent::ExitRequested { api, code: None, .. } = event {
+            api.prevent_exit();
+        }
+    });
+    Ok(())
+}
+
+fn setup(app: &mut App, page: &str, visible: bool) -> anyhow::Result<()> {
+    let handle = app.handle().clone();
+    let shell = app.state::<Shell>();
+    let _ = shell.tray.set(Tray::build(&handle)?);
+    tauri::async_runtime::block_on(window::create(&handle, page, visible))?;
+    tauri::async_runtime::spawn(follow::run(handle.clone()));
+    let linking = handle.clone();
+    app.deep_link().on_open_url(move |event| {
+        for url in event.urls() {
+            open_link(&linking, url.as_str());
+        }
+    });
+    tauri::async_runtime::spawn(quit_on_signal(handle));
+    Ok(())
+}
+
+/// A second `recorder-desktop` (the menu entry again, or a `recorder://`
+/// link) hands its arguments here and ends; its link opens in this window.
+fn second_launch(app: &AppHandle, argv: Vec<String>) {
+    use clap::Parser;
+    let link = Options::try_parse_from(&argv).ok().and_then(|options| options.link);
+    tracing::info!(link = link.as_deref(), "desktop: launched again");
+    match link {
+        Some(link) => open_link(app, &link),
+        None => window::show(app),
+    }
+}
+
+fn open_link(app: &AppHandle, link: &str) {
+    let page = match recorder_client::links::page_of(Some(link)) {
+        Ok(page) => page,
+        Err(message) => {
+            tracing::warn!(%message, "desktop: a link it cannot open");
+            return;
+        }
+    };
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = window::open_page(&app, &page).await {
+            tracing::warn!(%error, page, "desktop: opening a page");
+        }
+    });
+}
+
+/// Closing the window hides it: the service and a recording go on.
+fn hide_on_close(window: &Window, event: &WindowEvent) {
+    if let WindowEvent::CloseRequested { api, .. } = event {
+        api.prevent_close();
+        let _ = window.hide();
+    }
+}
+
+/// Quit: a recording is stopped properly (files closed, queued for
+/// transcription), the in-process service finishes, then the app ends. An
+/// attached service (`recorder serve`) goes on.
+pub async fn quit(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    if shell.quitting.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    if let Some(owned) = shell.owned.lock().await.take() {
+        if shell.view().recording {
+            match shell
+                .client
+                .post::<_, StopReply>("/ui/recording/stop", &serde_json::json!({}))
+                .await
+            {
+                Ok(stopped) => tracing::info!(
+                    meeting_id = stopped.meeting_id,
+                    "desktop: recording stopped to quit"
+                ),
+                Err(error) => tracing::warn!(%error, "desktop: stopping the recording to quit"),
+            }
+        }
+        owned.shutdown.cancel();
+        match owned.task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                tracing::error!(error = %format!("{error:#}"), "desktop: the service ended with an error")
+            }
+            Err(error) => tracing::error!(%error, "desktop: the service task failed"),
+        }
+    }
+    tracing::info!("desktop: quit");
+    app.exit(0);
+}
+
+/// SIGTERM or SIGINT (logging out, `kill`) quit like the tray's Quit.
+async fn quit_on_signal(app: AppHandle) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut interrupt), Ok(mut terminate)) =
+            (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
+        else {
+            return;
+        };
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    quit(&app).await;
+}

@@ -1,0 +1,368 @@
+//! The desktop app end to end under Xvfb with a D-Bus session: the window,
+//! the tray (read over D-Bus as a panel reads it), prompt notifications (a
+//! test notification daemon), `recorder://pair` through xdg-open, single
+//! instance, and Quit during a recording. The window is checked through the
+//! app's log of the pages it shows and through screenshots (WebKitWebDriver
+//! is not used; see ARCHITECTURE.md). Linux only.
+#![cfg(target_os = "linux")]
+
+mod app;
+mod session;
+mod tray;
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde_json::json;
+use tokio::sync::Mutex;
+
+use app::App;
+use session::Session;
+use tray::{look, Tray};
+
+/// One app at a time: each runs a web view and a service on 2 cores.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_window_shows_the_library_and_the_tray_drives_a_recording() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let jfk = recorder_test_support::speech::jfk_wav();
+    let jfk = jfk.to_string_lossy();
+    let app = App::start(&session, &data, &["--port", "0", "--mic-file", &jfk, "--sys-file", &jfk]);
+    app.wait_log("page shown path=\"/\"", MINUTE);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    session.screenshot("window-library");
+
+    let tray = Tray::find(&session).await;
+    assert_eq!(
+        tray.labels().await,
+        ["Open", "Start recording", "Pause recording (disabled)", "Add marker (disabled)", "Quit"]
+    );
+    assert!(tray.icon().await == look("idle"), "the idle icon shows");
+
+    tray.click("Start recording").await;
+    app.until("the recording", async |app| {
+        app.get("/ui/health").await["recording"]["active"] == true
+    })
+    .await;
+    wait_labels(&tray, &["Open", "Stop recording", "Pause recording", "Add marker", "Quit"]).await;
+    assert!(tray.icon().await == look("recording"), "the recording icon shows");
+
+    tray.click("Pause recording").await;
+    wait_labels(&tray, &["Open", "Stop recording", "Resume recording", "Add marker", "Quit"]).await;
+    assert!(tray.icon().await == look("paused"), "the paused icon shows");
+    assert_eq!(app.get("/ui/health").await["recording"]["paused"], true);
+    tray.click("Resume recording").await;
+    wait_labels(&tray, &["Open", "Stop recording", "Pause recording", "Add marker", "Quit"]).await;
+
+    tray.click("Add marker").await;
+    let meeting =
+        app.get("/ui/health").await["recording"]["meeting_id"].as_str().expect("id").to_string();
+    app.until("the marker", async |app| {
+        let meeting = app.get(&format!("/ui/meetings/{meeting}")).await;
+        meeting["markers"].as_array().is_some_and(|m| m.len() == 1)
+    })
+    .await;
+
+    tray.click("Stop recording").await;
+    app.until("the stop", async |app| app.get("/ui/health").await["recording"]["active"] == false)
+        .await;
+    wait_labels(
+        &tray,
+        &["Open", "Start recording", "Pause recording (disabled)", "Add marker (disabled)", "Quit"],
+    )
+    .await;
+    assert!(tray.icon().await == look("idle"), "the idle icon is back");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_prompt_becomes_a_notification_whose_record_button_records() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let jfk = recorder_test_support::speech::jfk_wav();
+    let jfk = jfk.to_string_lossy();
+    let app = App::start(&session, &data, &["--port", "0", "--hidden", "--mic-file", &jfk]);
+    Tray::find(&session).await;
+
+    // Do-not-disturb: no notification; the prompt waits for the window's card.
+    session.do_not_disturb(true).await;
+    let quiet = prompt(&app, "Standup").await;
+    app.wait_log("do not disturb", MINUTE);
+    assert!(session.notifications.lock().expect("log").shown.is_empty());
+    let (status, _) = app
+        .call(
+            Method::POST,
+            &format!("/ui/prompts/{quiet}/answer"),
+            Some(json!({"answer": "decline"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    session.do_not_disturb(false).await;
+
+    let prompt_id = prompt(&app, "Weekly sync").await;
+    let shown = wait_notification(&session).await;
+    assert_eq!(shown.summary, "Record this meeting?");
+    assert_eq!(shown.body, "Weekly sync (Google Meet)\nWith Ada, Grace");
+    assert_eq!(
+        shown.actions,
+        ["default", "Open Recorder", "record", "Record", "decline", "Not now"]
+    );
+    assert!(shown.timeout > 0, "the notification goes when the prompt expires");
+
+    session.press(shown.id, "record").await;
+    app.until("the recording", async |app| {
+        app.get("/ui/health").await["recording"]["active"] == true
+    })
+    .await;
+    app.wait_log(&format!("prompt_id=\"{prompt_id}\" answer=\"record\""), MINUTE);
+    let deadline = std::time::Instant::now() + MINUTE;
+    while !session.notifications.lock().expect("log").closed.contains(&shown.id) {
+        assert!(std::time::Instant::now() < deadline, "the answered prompt's notification stays");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn xdg_open_recorder_pair_reaches_the_running_app_without_a_second_service() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let app = App::start(&session, &data, &["--port", "0"]);
+    app.wait_log("page shown path=\"/\"", MINUTE);
+    register_link_handler(&session, &data);
+
+    let status = std::process::Command::new("xdg-open")
+        .arg("recorder://pair")
+        .envs(session.env())
+        .status()
+        .expect("xdg-open");
+    assert!(status.success(), "xdg-open recorder://pair");
+    app.wait_log("launched again link=\"recorder://pair\"", MINUTE);
+    app.wait_log("page shown path=\"/settings/extension\"", MINUTE);
+    // The page showed a fresh code: a wrong code is now "wrong", not "none waiting".
+    app.until("a pairing code", async |app| {
+        let (status, body) =
+            app.call(Method::POST, "/v1/pair", Some(json!({"code": "000000"}))).await;
+        status == 401
+            && !body["error"]["message"].as_str().unwrap_or("").contains("no pairing code")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    session.screenshot("window-pairing-code");
+    assert_eq!(app.log().matches("service started in-process").count(), 1);
+    assert!(!app.log().contains("service of this data folder attached"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn quit_during_a_recording_stops_it_and_the_meeting_becomes_ready() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let jfk = recorder_test_support::speech::jfk_wav();
+    let jfk = jfk.to_string_lossy();
+    let mut app = App::start(
+        &session,
+        &data,
+        &["--port", "0", "--hidden", "--mic-file", &jfk, "--sys-file", &jfk],
+    );
+    let tray = Tray::find(&session).await;
+    tray.click("Start recording").await;
+    app.until("the recording", async |app| {
+        app.get("/ui/health").await["recording"]["active"] == true
+    })
+    .await;
+    let meeting =
+        app.get("/ui/health").await["recording"]["meeting_id"].as_str().expect("id").to_string();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+
+    tray.click("Quit").await;
+    let status = app.wait_exit(MINUTE);
+    assert!(status.success(), "Quit ends the app cleanly: {status:?}");
+    let log = app.log();
+    assert!(log.contains("desktop: recording stopped to quit"), "{log}");
+    assert!(log.contains("service stopped"), "{log}");
+    drop(app);
+
+    // The next start transcribes what was recorded.
+    let again = App::start(&session, &data, &["--port", "0", "--hidden"]);
+    again
+        .until("the meeting to be ready", async |app| {
+            app.get(&format!("/ui/meetings/{meeting}")).await["status"] == "ready"
+        })
+        .await;
+    let meeting = again.get(&format!("/ui/meetings/{meeting}")).await;
+    assert!(meeting["duration_ms"].as_i64().unwrap_or(0) >= 3_000, "{meeting}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_recorder_serve_running_the_app_attaches_and_quit_leaves_the_service() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let serve = Serve::start(&session, &data);
+    let port = serve.port.to_string();
+    let mut app = App::start(&session, &data, &["--port", &port]);
+    assert!(app.log().contains("service of this data folder attached"), "{}", app.log());
+    app.wait_log("page shown path=\"/\"", MINUTE);
+    let tray = Tray::find(&session).await;
+
+    // No model yet: the tray's Start fails, and says why in a notification.
+    tray.click("Start recording").await;
+    let told = wait_notification(&session).await;
+    assert_eq!(told.summary, "Recorder");
+    assert!(told.body.contains("no transcription model is installed"), "{}", told.body);
+    assert!(told.actions.is_empty());
+    let model = recorder_test_support::speech::test_model().to_string_lossy().to_string();
+    let add = json!({"path": model, "name": "base.en"});
+    assert_eq!(app.call(Method::POST, "/ui/models/add", Some(add)).await.0, 201);
+
+    tray.click("Start recording").await;
+    app.until("the recording", async |app| {
+        app.get("/ui/health").await["recording"]["active"] == true
+    })
+    .await;
+    tray.click("Stop recording").await;
+    app.until("the stop", async |app| app.get("/ui/health").await["recording"]["active"] == false)
+        .await;
+
+    tray.click("Quit").await;
+    assert!(app.wait_exit(MINUTE).success());
+    assert_eq!(
+        app.get("/ui/health").await["ok"],
+        true,
+        "recorder serve goes on after the app quits"
+    );
+
+    // Another data folder's service on the port: refused with the reason.
+    let other = session.home().join("other");
+    let output = app::command(&session, &other, &["--port", &port]).output().expect("run");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("used by a Recorder service of another data folder"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn start_at_login_writes_and_removes_the_autostart_entry() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    let data = session.home().join("data");
+    let app = App::start(&session, &data, &["--port", "0", "--hidden"]);
+    let entry = session.home().join(".config/autostart/Recorder.desktop");
+    Tray::find(&session).await;
+    assert!(!entry.exists(), "off by default");
+
+    let on = json!({"general": {"start_at_login": true}});
+    assert_eq!(app.call(Method::PATCH, "/ui/settings", Some(on)).await.0, 200);
+    wait_for("the autostart entry", || entry.exists()).await;
+    let text = std::fs::read_to_string(&entry).expect("entry");
+    assert!(text.contains(app::BINARY) && text.contains("--hidden"), "{text}");
+
+    let off = json!({"general": {"start_at_login": false}});
+    assert_eq!(app.call(Method::PATCH, "/ui/settings", Some(off)).await.0, 200);
+    wait_for("the entry to go", || !entry.exists()).await;
+}
+
+async fn wait_for(what: &str, check: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + MINUTE;
+    while !check() {
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// `recorder serve` (built beside this app by `cargo build --workspace`).
+struct Serve {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Serve {
+    fn start(session: &Session, data: &std::path::Path) -> Serve {
+        let binary = std::path::Path::new(app::BINARY).with_file_name("recorder");
+        assert!(
+            binary.is_file(),
+            "{} is missing: run cargo build --workspace first",
+            binary.display()
+        );
+        let jfk = recorder_test_support::speech::jfk_wav();
+        let mut child = std::process::Command::new(binary)
+            .args(["serve", "--port", "0", "--data-dir"])
+            .arg(data)
+            .arg("--mic-file")
+            .arg(jfk)
+            .envs(session.env())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("recorder serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).expect("line");
+        let port = line.trim().rsplit(':').next().and_then(|p| p.parse().ok());
+        Serve { child, port: port.unwrap_or_else(|| panic!("no port in {line:?}")) }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Posts a prompt as the browser extension would; its id.
+async fn prompt(app: &App, title: &str) -> String {
+    let body = json!({"source_app": "google_meet", "title": title, "url": "https://meet.google.com/abc-defg-hij",
+        "attendees": [{"name": "Ada"}, {"name": "Grace"}]});
+    let (status, reply) = app.call(Method::POST, "/v1/recording/prompt", Some(body)).await;
+    assert_eq!(status, 200, "{reply}");
+    reply["prompt_id"].as_str().expect("prompt_id").to_string()
+}
+
+async fn wait_notification(session: &Session) -> session::Notified {
+    let deadline = std::time::Instant::now() + MINUTE;
+    loop {
+        if let Some(shown) = session.notifications.lock().expect("log").shown.first().cloned() {
+            return shown;
+        }
+        assert!(std::time::Instant::now() < deadline, "no notification");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn wait_labels(tray: &Tray, expected: &[&str]) {
+    let deadline = std::time::Instant::now() + MINUTE;
+    loop {
+        let labels = tray.labels().await;
+        if labels == expected {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the menu shows {labels:?}, not {expected:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Installs the app's desktop entry (linux/recorder-desktop.desktop, as the
+/// package ships it) in the session's XDG folders, as the `recorder://` handler.
+fn register_link_handler(session: &Session, data: &std::path::Path) {
+    let entry = include_str!("../../linux/recorder-desktop.desktop");
+    let exec = format!("Exec={} --data-dir {} --port 0 %u", app::BINARY, data.display());
+    let entry = entry.replace("Exec=recorder-desktop %u", &exec);
+    let applications = session.home().join(".local/share/applications");
+    std::fs::create_dir_all(&applications).expect("applications");
+    std::fs::write(applications.join("recorder-desktop.desktop"), entry).expect("entry");
+    let status = std::process::Command::new("xdg-mime")
+        .args(["default", "recorder-desktop.desktop", "x-scheme-handler/recorder"])
+        .envs(session.env())
+        .status()
+        .expect("xdg-mime");
+    assert!(status.success(), "xdg-mime default");
+}
