@@ -54,6 +54,9 @@ pub enum Command {
     /// Notes providers: save or clear API keys, list templates
     #[command(subcommand)]
     Ai(crate::ai::AiCommand),
+    /// Write man pages and shell completions into DIR (for packages)
+    #[command(hide = true)]
+    WriteDocs { dir: PathBuf },
 }
 
 #[derive(Args)]
@@ -223,6 +226,8 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         Command::Models(sub) => crate::models::run(&context, sub).await,
         Command::Export(args) => crate::ai::export(&context, args).await,
         Command::Ai(sub) => crate::ai::run(&context, sub).await,
+        // Answered in main, which knows the whole command line.
+        Command::WriteDocs { .. } => Ok(()),
     }
 }
 

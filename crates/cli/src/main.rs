@@ -36,6 +36,16 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let commands::Command::WriteDocs { dir } = &cli.command {
+        let command = <Cli as clap::CommandFactory>::command();
+        return match recorder_client::docs::write_docs(command, dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("recorder: cannot write the docs into {}: {error}", dir.display());
+                ExitCode::from(1)
+            }
+        };
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {

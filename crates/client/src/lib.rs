@@ -3,6 +3,8 @@
 //! URL that is not 127.0.0.1, localhost or [::1], so it can never carry a token off
 //! the machine (outbound requests are the egress crate's alone).
 
+#[cfg(feature = "docs")]
+pub mod docs;
 mod events;
 pub mod links;
 

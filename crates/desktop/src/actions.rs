@@ -15,7 +15,7 @@ pub fn menu(app: &AppHandle, id: &str) {
     let id = id.to_string();
     tauri::async_runtime::spawn(async move {
         let outcome = match id.as_str() {
-            ids::OPEN => crate::window::open_page(&app, "/").await.map_err(|e| e.to_string()),
+            ids::OPEN => crate::window::show(&app).await.map_err(|e| e.to_string()),
             ids::START_STOP => start_or_stop(&app).await.map_err(|e| e.to_string()),
             ids::PAUSE => pause_or_resume(&app).await.map_err(|e| e.to_string()),
             ids::MARKER => add_marker(&app).await.map_err(|e| e.to_string()),

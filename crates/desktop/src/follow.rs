@@ -81,7 +81,9 @@ pub async fn reply(app: &AppHandle, reply: Reply) {
         Action::Record => "record",
         Action::Decline => "decline",
         Action::Open => {
-            crate::window::show(app);
+            if let Err(error) = crate::window::show(app).await {
+                tracing::warn!(%error, "desktop: opening the window");
+            }
             return;
         }
     };

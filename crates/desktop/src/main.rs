@@ -47,10 +47,23 @@ pub struct Options {
     /// Capture backend: pipewire or pulseaudio on Linux; env RECORDER_AUDIO_BACKEND
     #[arg(long, value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")]
     pub audio_backend: Option<String>,
+    /// Write the man page and shell completions into DIR (for packages)
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub write_docs: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let options = Options::parse();
+    if let Some(dir) = &options.write_docs {
+        let command = <Options as clap::CommandFactory>::command();
+        return match recorder_client::docs::write_docs(command, dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("recorder-desktop: cannot write the docs: {error}");
+                ExitCode::from(1)
+            }
+        };
+    }
     match shell::run(options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

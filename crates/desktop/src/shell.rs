@@ -75,7 +75,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         .plugin(tauri_plugin_deep_link::init())
         .plugin(tauri_plugin_autostart::init(MacosLauncher::LaunchAgent, Some(vec!["--hidden"])))
         .setup(move |app| setup(app, &page, visible).map_err(Into::into))
-        .on_window_event(hide_on_close)
+        .on_window_event(window_event)
         .build(tauri::generate_context!())?;
     let backend = runtime.block_on(backend::start(&options))?;
     let (notifier, mut replies) = runtime.block_on(Notifier::connect());
@@ -87,7 +87,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         }
     });
     app.run(|_app, event| {
-        // Hiding the window is not leaving: only Quit ends the app.
+        // Closing the window is not leaving: only Quit ends the app.
         if let RunEvent::ExitRequested { api, code: None, .. } = event {
             api.prevent_exit();
         }
@@ -99,7 +99,9 @@ fn setup(app: &mut App, page: &str, visible: bool) -> anyhow::Result<()> {
     let handle = app.handle().clone();
     let shell = app.state::<Shell>();
     let _ = shell.tray.set(Tray::build(&handle)?);
-    tauri::async_runtime::block_on(window::create(&handle, page, visible))?;
+    if visible {
+        tauri::async_runtime::block_on(window::open_page(&handle, page))?;
+    }
     tauri::async_runtime::spawn(follow::run(handle.clone()));
     let linking = handle.clone();
     app.deep_link().on_open_url(move |event| {
@@ -119,7 +121,14 @@ fn second_launch(app: &AppHandle, argv: Vec<String>) {
     tracing::info!(link = link.as_deref(), "desktop: launched again");
     match link {
         Some(link) => open_link(app, &link),
-        None => window::show(app),
+        None => {
+            let app = app.clone();
+            tauri::async_runtime::spawn(async move {
+                if let Err(error) = window::show(&app).await {
+                    tracing::warn!(%error, "desktop: opening the window");
+                }
+            });
+        }
     }
 }
 
@@ -139,11 +148,11 @@ fn open_link(app: &AppHandle, link: &str) {
     });
 }
 
-/// Closing the window hides it: the service and a recording go on.
-fn hide_on_close(window: &Window, event: &WindowEvent) {
-    if let WindowEvent::CloseRequested { api, .. } = event {
-        api.prevent_close();
-        let _ = window.hide();
+/// Closing the window closes only the window: the tray, the service and a
+/// recording go on (see `run`, which keeps the app when no window is left).
+fn window_event(window: &Window, event: &WindowEvent) {
+    if let WindowEvent::Destroyed = event {
+        tracing::info!(window = window.label(), "desktop: window closed");
     }
 }
 

@@ -1,7 +1,10 @@
 //! The app's window: the service's own UI (CONTRACT §9), signed in with a
 //! one-time login link (the person's channel), in a private web view, so no
 //! session outlives the process and nothing of it is written to disk. It may
-//! go nowhere but the service: other addresses are refused.
+//! go nowhere but the service: other addresses are refused. The window exists
+//! only while it is open: closing it (or starting `--hidden`) leaves the tray
+//! and the service without a web view and its processes; opening makes a new
+//! one, signed in afresh.
 
 use tauri::webview::PageLoadEvent;
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
@@ -11,8 +14,8 @@ use crate::shell::Shell;
 
 pub const MAIN: &str = "main";
 
-/// Creates the window on `page` (hidden when `visible` is false).
-pub async fn create(app: &AppHandle, page: &str, visible: bool) -> anyhow::Result<()> {
+/// Creates the window on `page`.
+async fn create(app: &AppHandle, page: &str) -> anyhow::Result<()> {
     let shell = app.state::<Shell>();
     let url = login_url(&shell, page).await?;
     let origin = shell.client.base().origin();
@@ -20,7 +23,6 @@ pub async fn create(app: &AppHandle, page: &str, visible: bool) -> anyhow::Resul
         .title("Recorder")
         .inner_size(1180.0, 780.0)
         .min_inner_size(640.0, 480.0)
-        .visible(visible)
         .incognito(true)
         .on_navigation(move |target| {
             let allowed = target.origin() == origin;
@@ -42,25 +44,29 @@ pub async fn create(app: &AppHandle, page: &str, visible: bool) -> anyhow::Resul
     Ok(())
 }
 
-/// Shows the window and brings it to the front.
-pub fn show(app: &AppHandle) {
-    if let Some(window) = main_window(app) {
-        let _ = window.show();
-        let _ = window.unminimize();
-        let _ = window.set_focus();
+/// Shows the window (opening it on the library when it is closed) and
+/// brings it to the front.
+pub async fn show(app: &AppHandle) -> anyhow::Result<()> {
+    match main_window(app) {
+        Some(window) => {
+            window.show()?;
+            window.unminimize()?;
+            window.set_focus()?;
+        }
+        None => create(app, "/").await?,
     }
+    Ok(())
 }
 
 /// Opens `page` of the app in the window and shows it (a fresh login link,
 /// so it works whatever became of the window's session).
 pub async fn open_page(app: &AppHandle, page: &str) -> anyhow::Result<()> {
+    let Some(window) = main_window(app) else {
+        return create(app, page).await;
+    };
     let shell = app.state::<Shell>();
-    let url = login_url(&shell, page).await?;
-    if let Some(window) = main_window(app) {
-        window.navigate(url)?;
-    }
-    show(app);
-    Ok(())
+    window.navigate(login_url(&shell, page).await?)?;
+    show(app).await
 }
 
 /// Whether the person sees the window now (shown and in front).

@@ -46,10 +46,23 @@ struct Args {
     /// Do not serve MCP on stdin/stdout (with --http or --a2a, e.g. as a background service)
     #[arg(long)]
     no_stdio: bool,
+    /// Write the man page and shell completions into DIR (for packages)
+    #[arg(long, hide = true, value_name = "DIR")]
+    write_docs: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(dir) = &args.write_docs {
+        let command = <Args as clap::CommandFactory>::command();
+        return match recorder_client::docs::write_docs(command, dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("recorder-gateway: cannot write the docs: {error}");
+                ExitCode::from(1)
+            }
+        };
+    }
     if args.no_stdio && !args.http && !args.a2a {
         eprintln!("recorder-gateway: --no-stdio needs --http or --a2a (nothing to serve)");
         return ExitCode::from(2);

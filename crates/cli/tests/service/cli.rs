@@ -199,6 +199,7 @@ fn desktop_integration_registers_the_recorder_scheme() {
     assert!(entry.contains("MimeType=x-scheme-handler/recorder;"), "{entry}");
     // The desktop app beside `recorder` takes the links; else `recorder open`.
     let desktop = std::path::Path::new(BIN).with_file_name("recorder-desktop");
+    let desktop = std::fs::canonicalize(&desktop).unwrap_or(desktop);
     match desktop.is_file() {
         true => assert!(entry.contains(&format!("Exec={} %u", desktop.display())), "{entry}"),
         false => assert!(entry.contains(" open %u"), "{entry}"),

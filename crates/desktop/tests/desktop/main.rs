@@ -87,7 +87,7 @@ async fn a_prompt_becomes_a_notification_whose_record_button_records() {
     let jfk = recorder_test_support::speech::jfk_wav();
     let jfk = jfk.to_string_lossy();
     let app = App::start(&session, &data, &["--port", "0", "--hidden", "--mic-file", &jfk]);
-    Tray::find(&session).await;
+    let tray = Tray::find(&session).await;
 
     // Do-not-disturb: no notification; the prompt waits for the window's card.
     session.do_not_disturb(true).await;
@@ -125,6 +125,11 @@ async fn a_prompt_becomes_a_notification_whose_record_button_records() {
         assert!(std::time::Instant::now() < deadline, "the answered prompt's notification stays");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+
+    // Hidden means no window (and no web view) until the tray's Open.
+    assert!(!app.log().contains("page shown"), "--hidden starts without a window");
+    tray.click("Open").await;
+    app.wait_log("page shown path=\"/\"", MINUTE);
 }
 
 #[tokio::test(flavor = "multi_thread")]

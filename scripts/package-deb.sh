@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the Debian package target/debian/recorder_<version>_<arch>.deb with
+# `recorder`, `recorder-gateway` and `recorder-desktop` (profile `dist`:
+# optimised, stripped, no debug info), the desktop entry (which also handles
+# recorder:// links), the icons, the systemd user unit `recorder.service`, man
+# pages and bash/zsh/fish completions (generated from the programs' clap
+# definitions). Dependencies on shared libraries come from dpkg-shlibdeps.
+# Needs what scripts/setup.sh installs, plus dpkg-dev.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v dpkg-shlibdeps >/dev/null 2>&1 || {
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get install -y -q --no-install-recommends dpkg-dev
+}
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+arch=$(dpkg --print-architecture)
+npm --prefix ui run build >/dev/null
+cargo build --locked --profile dist -p recorder-cli -p recorder-gateway -p recorder-desktop
+bin=target/dist
+root=target/debian/recorder_${version}_${arch}
+rm -rf "$root" && mkdir -p "$root/DEBIAN"
+
+install -D -m 755 -t "$root/usr/bin" "$bin/recorder" "$bin/recorder-gateway" "$bin/recorder-desktop"
+install -D -m 644 crates/desktop/linux/recorder-desktop.desktop "$root/usr/share/applications/recorder-desktop.desktop"
+for size in 32x32 128x128; do
+  install -D -m 644 "crates/desktop/icons/$size.png" "$root/usr/share/icons/hicolor/$size/apps/recorder-desktop.png"
+done
+install -D -m 644 crates/desktop/icons/128x128@2x.png "$root/usr/share/icons/hicolor/256x256/apps/recorder-desktop.png"
+install -D -m 644 crates/desktop/icons/icon.png "$root/usr/share/icons/hicolor/512x512/apps/recorder-desktop.png"
+install -D -m 644 packaging/recorder.service "$root/usr/lib/systemd/user/recorder.service"
+
+docs=$(mktemp -d)
+trap 'rm -rf "$docs"' EXIT
+"$bin/recorder" write-docs "$docs"
+"$bin/recorder-gateway" --write-docs "$docs"
+"$bin/recorder-desktop" --write-docs "$docs"
+mkdir -p "$root/usr/share/man/man1"
+for page in "$docs"/man/*.1; do gzip -9n -c "$page" >"$root/usr/share/man/man1/$(basename "$page").gz"; done
+for program in recorder recorder-gateway recorder-desktop; do
+  install -D -m 644 "$docs/completions/$program.bash" "$root/usr/share/bash-completion/completions/$program"
+  install -D -m 644 "$docs/completions/_$program" "$root/usr/share/zsh/vendor-completions/_$program"
+  install -D -m 644 "$docs/completions/$program.fish" "$root/usr/share/fish/vendor_completions.d/$program.fish"
+done
+install -D -m 644 /dev/stdin "$root/usr/share/doc/recorder/copyright" <<COPYRIGHT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: recorder
+Files: *
+License: MIT
+COPYRIGHT
+
+# Shared-library dependencies, as Debian's own packages compute them.
+work=$(mktemp -d)
+printf 'Source: recorder\n\nPackage: recorder\nArchitecture: any\n' >"$work/control"
+mkdir -p "$work/debian" && mv "$work/control" "$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O -e"$OLDPWD/$root/usr/bin/recorder" \
+  -e"$OLDPWD/$root/usr/bin/recorder-gateway" -e"$OLDPWD/$root/usr/bin/recorder-desktop" 2>/dev/null |
+  sed -n 's/^shlibs:Depends=//p')
+rm -rf "$work"
+size=$(du -sk "$root/usr" | cut -f1)
+cat >"$root/DEBIAN/control" <<CONTROL
+Package: recorder
+Version: $version
+Architecture: $arch
+Maintainer: recorder developers <recorder@localhost>
+Installed-Size: $size
+Depends: $depends
+Recommends: pipewire-pulse | pulseaudio, ffmpeg, xdg-utils
+Section: sound
+Priority: optional
+Description: local-first meeting recorder
+ Records a call (your microphone and the other side, as two channels),
+ transcribes it on this computer, writes notes and action items, and keeps
+ every byte here. recorder-desktop is the app (window and tray icon);
+ recorder serve runs the service alone (systemctl --user enable --now
+ recorder); recorder-gateway lets AI agents in over MCP and A2A.
+CONTROL
+install -m 755 packaging/debian/postinst packaging/debian/postrm "$root/DEBIAN/"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$root.deb" >/dev/null
+echo "package-deb: $root.deb ($(du -h "$root.deb" | cut -f1))"
