@@ -125,9 +125,8 @@ def run(binary, env, work, index, hidden, idle_seconds):
     app, log, began = start(binary, env, data, hidden)
     try:
         health = healthy_after(log, data, began)
+        # Hidden: no window and no web view at all (until Open).
         window = None if hidden else (wait_line(log, PAGE) and time.monotonic() - began)
-        if hidden:  # the window loads its page even while hidden
-            wait_line(log, PAGE)
         result = {"health": health, "window": window}
         if idle_seconds:
             time.sleep(5)

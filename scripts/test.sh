@@ -7,7 +7,8 @@
 # gateway's end-to-end tests (pytest, scripts/gateway-tests.sh) and the web
 # app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh) and the
 # browser extension's (lint, manifest limits, type check, Playwright with the
-# extension loaded: scripts/extension-tests.sh). Installs
+# extension loaded: scripts/extension-tests.sh), and the Debian package's
+# (scripts/deb-tests.sh: built, installed with dpkg, checked, removed). Installs
 # what it needs first, including the test model (scripts/test-model.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +48,12 @@ ui_status=${PIPESTATUS[0]}
 scripts/extension-tests.sh 2>&1 | tee -a "$log"
 extension_status=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$extension_status
+# The Debian package: built (release profile `dist`), installed with dpkg,
+# checked as a person gets it (programs, service, man pages, completions,
+# desktop entry, systemd unit, the packaged desktop app's window), removed.
+scripts/deb-tests.sh 2>&1 | tee -a "$log"
+deb_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$deb_status
 set -e
 # One closing line with the totals of every test binary.
 # (pytest's summary line, e.g. "40 passed, 1 failed in 90.2s", and Playwright's

@@ -53,6 +53,14 @@ pub struct Options {
 }
 
 fn main() -> ExitCode {
+    // GTK would open OpenGL when it opens the display, only to choose
+    // visuals: that maps Mesa (with LLVM on software rendering), about 50 MB,
+    // into an app that mostly sits in the tray. The window's web view renders
+    // in WebKit's own process either way. A GDK_GL the person set is kept.
+    #[cfg(target_os = "linux")]
+    if recorder_settings::Environment::from_process().gdk_gl.is_none() {
+        std::env::set_var("GDK_GL", "disable");
+    }
     let options = Options::parse();
     if let Some(dir) = &options.write_docs {
         let command = <Options as clap::CommandFactory>::command();

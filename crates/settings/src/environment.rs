@@ -37,6 +37,9 @@ pub struct Environment {
     /// `RECORDER_OPENER`: the program that shows a folder in the file manager
     /// (default: xdg-open, open or explorer).
     pub opener: Option<PathBuf>,
+    /// `GDK_GL`: GTK's OpenGL switch; the desktop app sets `disable` when
+    /// the person has not chosen (see crates/desktop/src/main.rs).
+    pub gdk_gl: Option<String>,
 }
 
 impl Environment {
@@ -59,6 +62,7 @@ impl Environment {
             credential_store: text("RECORDER_CREDENTIAL_STORE"),
             retention_sweep_secs: text("RECORDER_RETENTION_SWEEP_SECS"),
             opener: path("RECORDER_OPENER"),
+            gdk_gl: text("GDK_GL"),
         }
     }
 
