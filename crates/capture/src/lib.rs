@@ -161,11 +161,29 @@ pub fn platform_source(
 /// Where a service's audio comes from: devices (a backend by name, or the
 /// platform's default), or two WAV files played as the microphone and the
 /// other side (`--mic-file`, `--sys-file`, `--audio-speed`: demos and tests).
+/// With the `clap` feature it is the command-line options of `recorder serve`
+/// and `recorder-desktop`.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SourceChoice {
+    /// Capture backend: pipewire or pulseaudio on Linux (default: PipeWire
+    /// when it runs, else PulseAudio); env RECORDER_AUDIO_BACKEND
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "audio-backend", value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")
+    )]
     pub backend: Option<String>,
+    /// Play this WAV file as the microphone (for demos and tests)
+    #[cfg_attr(feature = "clap", arg(long, value_name = "A.wav"))]
     pub mic_file: Option<std::path::PathBuf>,
+    /// Play this WAV file as the system audio (the other side of the call)
+    #[cfg_attr(feature = "clap", arg(long, value_name = "B.wav"))]
     pub sys_file: Option<std::path::PathBuf>,
+    /// Play the files X times faster than real time
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "audio-speed", value_name = "X", default_value_t = 1.0)
+    )]
     pub speed: f64,
 }
 

@@ -2,11 +2,9 @@
 //! service itself.
 
 use std::io::Write;
-use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
-use recorder_capture::{AudioSource, SourceChoice};
+use recorder_capture::SourceChoice;
 
 use recorder_service::{AddressInUse, Config, Service};
 use recorder_settings::{DataDir, Environment};
@@ -16,37 +14,14 @@ use crate::commands::{Context, Failure};
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// Play this WAV file as the microphone (for demos and tests)
-    #[arg(long, value_name = "A.wav")]
-    pub mic_file: Option<PathBuf>,
-    /// Play this WAV file as the system audio (the other side of the call)
-    #[arg(long, value_name = "B.wav")]
-    pub sys_file: Option<PathBuf>,
-    /// Play the files X times faster than real time
-    #[arg(long, value_name = "X", default_value_t = 1.0)]
-    pub audio_speed: f64,
-    /// Capture backend: pipewire or pulseaudio on Linux (default: PipeWire
-    /// when it runs, else PulseAudio); env RECORDER_AUDIO_BACKEND
-    #[arg(long, value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")]
-    pub audio_backend: Option<String>,
-}
-
-impl ServeArgs {
-    /// Files in place of devices when either file is given.
-    fn audio_source(&self, environment: &Environment) -> Result<Arc<dyn AudioSource>, Failure> {
-        let choice = SourceChoice {
-            backend: self.audio_backend.clone(),
-            mic_file: self.mic_file.clone(),
-            sys_file: self.sys_file.clone(),
-            speed: self.audio_speed,
-        };
-        choice.open(environment.pipewire_runtime_dir.as_deref()).map_err(Failure::usage)
-    }
+    #[command(flatten)]
+    pub audio: SourceChoice,
 }
 
 pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
     let environment = Environment::from_process();
-    let audio = args.audio_source(&environment)?;
+    let pipewire = environment.pipewire_runtime_dir.as_deref();
+    let audio = args.audio.open(pipewire).map_err(Failure::usage)?;
     let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
     data_dir.prepare().map_err(Failure::general)?;
     recorder_service::init_logging(&data_dir, &environment);

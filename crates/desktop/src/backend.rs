@@ -35,7 +35,6 @@ pub async fn start(options: &Options) -> anyhow::Result<Backend> {
 #[cfg(feature = "in-process")]
 mod own {
     use anyhow::anyhow;
-    use recorder_capture::SourceChoice;
     use recorder_service::{AddressInUse, Config, Service};
     use tokio_util::sync::CancellationToken;
 
@@ -47,7 +46,8 @@ mod own {
         environment: Environment,
     ) -> anyhow::Result<Backend> {
         recorder_service::init_logging(&data_dir, &environment);
-        let audio = audio_choice(options)
+        let audio = options
+            .audio
             .open(environment.pipewire_runtime_dir.as_deref())
             .map_err(|message| anyhow!(message))?;
         let shutdown = CancellationToken::new();
@@ -64,15 +64,6 @@ mod own {
                 Some(AddressInUse(port)) => attach(&data_dir, *port).await,
                 None => Err(error),
             },
-        }
-    }
-
-    fn audio_choice(options: &Options) -> SourceChoice {
-        SourceChoice {
-            backend: options.audio_backend.clone(),
-            mic_file: options.mic_file.clone(),
-            sys_file: options.sys_file.clone(),
-            speed: options.audio_speed,
         }
     }
 }

@@ -35,18 +35,10 @@ pub struct Options {
     /// API port (else general.api_port from settings.json, else 47321)
     #[arg(long, value_name = "N")]
     pub port: Option<u16>,
-    /// Play this WAV file as the microphone (for demos and tests)
-    #[arg(long, value_name = "A.wav")]
-    pub mic_file: Option<PathBuf>,
-    /// Play this WAV file as the other side of the call
-    #[arg(long, value_name = "B.wav")]
-    pub sys_file: Option<PathBuf>,
-    /// Play the files X times faster than real time
-    #[arg(long, value_name = "X", default_value_t = 1.0)]
-    pub audio_speed: f64,
-    /// Capture backend: pipewire or pulseaudio on Linux; env RECORDER_AUDIO_BACKEND
-    #[arg(long, value_name = "NAME", env = "RECORDER_AUDIO_BACKEND")]
-    pub audio_backend: Option<String>,
+    /// Where audio comes from (devices, or WAV files for demos and tests)
+    #[cfg(feature = "in-process")]
+    #[command(flatten)]
+    pub audio: recorder_capture::SourceChoice,
     /// Write the man page and shell completions into DIR (for packages)
     #[arg(long, hide = true, value_name = "DIR")]
     pub write_docs: Option<PathBuf>,
