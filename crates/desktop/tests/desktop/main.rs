@@ -265,7 +265,9 @@ async fn start_at_login_writes_and_removes_the_autostart_entry() {
     assert_eq!(app.call(Method::PATCH, "/ui/settings", Some(on)).await.0, 200);
     wait_for("the autostart entry", || entry.exists()).await;
     let text = std::fs::read_to_string(&entry).expect("entry");
-    assert!(text.contains(app::BINARY) && text.contains("--hidden"), "{text}");
+    let binary = std::fs::canonicalize(app::BINARY).expect("the app's path");
+    let exec = format!("Exec={} --hidden", binary.display());
+    assert!(text.lines().any(|line| line == exec), "{text}");
 
     let off = json!({"general": {"start_at_login": false}});
     assert_eq!(app.call(Method::PATCH, "/ui/settings", Some(off)).await.0, 200);
