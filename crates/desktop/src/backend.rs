@@ -35,7 +35,7 @@ pub async fn start(options: &Options) -> anyhow::Result<Backend> {
 #[cfg(feature = "in-process")]
 mod own {
     use anyhow::anyhow;
-    use recorder_service::{AddressInUse, Config, Service};
+    use recorder_service::{AddressInUse, Config, FolderInUse, Service};
     use tokio_util::sync::CancellationToken;
 
     use super::*;
@@ -60,10 +60,16 @@ mod own {
                 let task = tokio::spawn(service.serve());
                 Ok(Backend { client, owned: Some(OwnedService { shutdown, task }) })
             }
-            Err(error) => match error.downcast_ref::<AddressInUse>() {
-                Some(AddressInUse(port)) => attach(&data_dir, *port).await,
-                None => Err(error),
-            },
+            Err(error) => {
+                if let Some(AddressInUse(port)) = error.downcast_ref::<AddressInUse>() {
+                    return attach(&data_dir, *port).await;
+                }
+                // This folder's service runs on another port: use that one.
+                match error.downcast_ref::<FolderInUse>() {
+                    Some(FolderInUse { port: Some(port), .. }) => attach(&data_dir, *port).await,
+                    _ => Err(error),
+                }
+            }
         }
     }
 }

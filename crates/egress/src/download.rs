@@ -10,7 +10,7 @@ use std::time::Instant;
 use recorder_domain::LedgerEntry;
 use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
-use crate::{describe, Egress, EgressError, LedgerSink, OutboundRequest, Verdict};
+use crate::{complete_entry, describe, Egress, EgressError, LedgerSink, OutboundRequest, Verdict};
 
 /// How a download ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +25,9 @@ pub struct DownloadOutcome {
     pub resumed: bool,
 }
 
-/// Writes the ledger entry exactly once: when finished, or when dropped (the
-/// download was abandoned, e.g. at shutdown).
+/// The entry of a download under way: completed once, when finished, or when
+/// dropped (the download was abandoned, e.g. at shutdown). Its opening write is
+/// on disk before the request leaves.
 struct PendingEntry {
     entry: Option<LedgerEntry>,
     ledger: Arc<dyn LedgerSink>,
@@ -38,19 +39,34 @@ impl PendingEntry {
         self.entry.as_mut()
     }
 
-    fn finish(&mut self, outcome: &str) {
-        if let Some(mut entry) = self.entry.take() {
-            entry.outcome = outcome.to_string();
-            entry.duration_ms = self.started.elapsed().as_millis() as u64;
-            tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome, bytes = entry.bytes_received, "download");
-            self.ledger.record(entry);
+    fn take(&mut self, outcome: &str) -> Option<LedgerEntry> {
+        let mut entry = self.entry.take()?;
+        entry.outcome = outcome.to_string();
+        entry.duration_ms = self.started.elapsed().as_millis() as u64;
+        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome, bytes = entry.bytes_received, "download");
+        Some(entry)
+    }
+
+    async fn finish(&mut self, outcome: &str) {
+        if let Some(entry) = self.take(outcome) {
+            complete_entry(&self.ledger, &entry).await;
         }
     }
 }
 
 impl Drop for PendingEntry {
     fn drop(&mut self) {
-        self.finish("error");
+        let Some(entry) = self.take("error") else { return };
+        let ledger = self.ledger.clone();
+        let write = move || {
+            if let Err(error) = ledger.write(&entry) {
+                tracing::error!(%error, host = %entry.host, "could not complete a Privacy Ledger entry");
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(write)),
+            Err(_) => write(),
+        }
     }
 }
 
@@ -69,21 +85,15 @@ impl Egress {
         resume_from: u64,
         mut progress: impl FnMut(u64, Option<u64>),
     ) -> Result<DownloadOutcome, EgressError> {
+        let mut entry = self.entry_for(&request);
+        self.refusal(&request, verdict, &mut entry).await?;
+        self.open_entry(&entry).await?;
         let mut pending = PendingEntry {
-            entry: Some(self.entry_for(&request)),
+            entry: Some(entry),
             ledger: self.ledger.clone(),
             started: Instant::now(),
         };
         let host = request.url.host_str().unwrap_or_default().to_string();
-        if !matches!(request.url.scheme(), "http" | "https") {
-            pending.finish("blocked");
-            return Err(EgressError::UnsupportedScheme);
-        }
-        if let Verdict::Block(reason) = verdict {
-            tracing::info!(%host, purpose = %request.purpose, %reason, "download blocked");
-            pending.finish("blocked");
-            return Err(EgressError::Blocked(reason));
-        }
         let failed = |message: String| EgressError::Failed { host: host.clone(), message };
         let mut response = self.start(&request, resume_from).await.map_err(&failed)?;
         let status = response.status().as_u16();
@@ -95,7 +105,7 @@ impl Egress {
             Ok(Some(start)) => start,
             Ok(None) => {
                 // 416 for a range starting at the end: the file is already whole.
-                pending.finish("ok");
+                pending.finish("ok").await;
                 progress(resume_from, Some(resume_from));
                 let outcome =
                     DownloadOutcome { status, received: 0, file_size: resume_from, resumed: true };
@@ -130,7 +140,7 @@ impl Egress {
                 start + received
             )));
         }
-        pending.finish("ok");
+        pending.finish("ok").await;
         Ok(DownloadOutcome { status, received, file_size: start + received, resumed: start > 0 })
     }
 

@@ -20,7 +20,33 @@ pub use crate::download::DownloadOutcome;
 
 /// Where ledger entries go (the service writes them to the database).
 pub trait LedgerSink: Send + Sync {
-    fn record(&self, entry: LedgerEntry);
+    /// Writes `entry` durably, replacing an earlier write with the same id.
+    /// Egress calls it before a request leaves (outcome `error`, no status, so
+    /// a crash mid-request still shows the request) and again with the outcome.
+    /// A request whose first write fails is not sent. It blocks: egress calls it
+    /// off the async runtime.
+    fn write(&self, entry: &LedgerEntry) -> Result<(), String>;
+}
+
+/// Writes `entry` off the async runtime (or in place when there is none) and
+/// waits for it.
+async fn write_entry(ledger: &Arc<dyn LedgerSink>, entry: &LedgerEntry) -> Result<(), String> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return ledger.write(entry);
+    }
+    let (ledger, entry) = (ledger.clone(), entry.clone());
+    match tokio::task::spawn_blocking(move || ledger.write(&entry)).await {
+        Ok(result) => result,
+        Err(_) => Err("the ledger write did not finish".to_string()),
+    }
+}
+
+/// The closing write of an entry: its failure is logged, since the request
+/// has already been made and its opening entry is on disk.
+async fn complete_entry(ledger: &Arc<dyn LedgerSink>, entry: &LedgerEntry) {
+    if let Err(error) = write_entry(ledger, entry).await {
+        tracing::error!(%error, host = %entry.host, "could not complete a Privacy Ledger entry");
+    }
 }
 
 /// An outbound request.
@@ -108,24 +134,16 @@ impl Egress {
         Ok(Cow::Owned(client))
     }
 
-    /// Sends `request` unless `verdict` blocks it; records the outcome either way.
+    /// Sends `request` unless `verdict` blocks it; records the outcome either
+    /// way. The entry is on disk before the request leaves.
     pub async fn send(
         &self,
         request: OutboundRequest,
         verdict: Verdict,
     ) -> Result<OutboundResponse, EgressError> {
         let mut entry = self.entry_for(&request);
-        if !matches!(request.url.scheme(), "http" | "https") {
-            entry.outcome = "blocked".into();
-            self.ledger.record(entry);
-            return Err(EgressError::UnsupportedScheme);
-        }
-        if let Verdict::Block(reason) = verdict {
-            entry.outcome = "blocked".into();
-            tracing::info!(host = %entry.host, purpose = %entry.purpose, %reason, "outbound request blocked");
-            self.ledger.record(entry);
-            return Err(EgressError::Blocked(reason));
-        }
+        self.refusal(&request, verdict, &mut entry).await?;
+        self.open_entry(&entry).await?;
         let started = Instant::now();
         let result = self.perform(&request).await;
         entry.duration_ms = started.elapsed().as_millis() as u64;
@@ -143,8 +161,42 @@ impl Egress {
             }
         };
         tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = %entry.outcome, "outbound request");
-        self.ledger.record(entry);
+        complete_entry(&self.ledger, &entry).await;
         outcome
+    }
+
+    /// A request that may not leave (not http(s), or blocked by policy) is
+    /// recorded as `blocked` and refused.
+    async fn refusal(
+        &self,
+        request: &OutboundRequest,
+        verdict: Verdict,
+        entry: &mut LedgerEntry,
+    ) -> Result<(), EgressError> {
+        let error = if !matches!(request.url.scheme(), "http" | "https") {
+            EgressError::UnsupportedScheme
+        } else if let Verdict::Block(reason) = verdict {
+            tracing::info!(host = %entry.host, purpose = %entry.purpose, %reason, "outbound request blocked");
+            EgressError::Blocked(reason)
+        } else {
+            return Ok(());
+        };
+        entry.outcome = "blocked".into();
+        complete_entry(&self.ledger, entry).await;
+        Err(error)
+    }
+
+    /// The entry's first write, before the request leaves: when it fails the
+    /// request is not sent.
+    async fn open_entry(&self, entry: &LedgerEntry) -> Result<(), EgressError> {
+        write_entry(&self.ledger, entry).await.map_err(|error| {
+            tracing::error!(%error, host = %entry.host, "could not write a Privacy Ledger entry; the request was not sent");
+            EgressError::Failed {
+                host: entry.host.clone(),
+                message: "the Privacy Ledger could not be written, so the request was not sent"
+                    .into(),
+            }
+        })
     }
 
     async fn perform(&self, request: &OutboundRequest) -> Result<OutboundResponse, String> {

@@ -15,8 +15,13 @@ use url::Url;
 struct Memory(Mutex<Vec<LedgerEntry>>);
 
 impl LedgerSink for Memory {
-    fn record(&self, entry: LedgerEntry) {
-        self.0.lock().expect("lock").push(entry);
+    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
+        let mut entries = self.0.lock().expect("lock");
+        match entries.iter_mut().find(|written| written.id == entry.id) {
+            Some(written) => *written = entry.clone(),
+            None => entries.push(entry.clone()),
+        }
+        Ok(())
     }
 }
 

@@ -14,8 +14,13 @@ use url::Url;
 struct Memory(Mutex<Vec<LedgerEntry>>);
 
 impl LedgerSink for Memory {
-    fn record(&self, entry: LedgerEntry) {
-        self.0.lock().expect("lock").push(entry);
+    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
+        let mut entries = self.0.lock().expect("lock");
+        match entries.iter_mut().find(|written| written.id == entry.id) {
+            Some(written) => *written = entry.clone(),
+            None => entries.push(entry.clone()),
+        }
+        Ok(())
     }
 }
 
@@ -105,4 +110,62 @@ async fn a_pinned_request_reaches_only_its_pinned_address() {
     assert_eq!(outcomes, ["error", "ok"]);
     assert_eq!(entries[1].host, "pinned.invalid");
     assert_eq!(entries[1].url, format!("http://pinned.invalid:{}/echo", address.port()));
+}
+
+/// A sink that fails every write, as a full or read-only disk would.
+struct Broken;
+
+impl LedgerSink for Broken {
+    fn write(&self, _entry: &LedgerEntry) -> Result<(), String> {
+        Err("disk full".into())
+    }
+}
+
+#[tokio::test]
+async fn the_entry_is_written_before_the_request_leaves() {
+    let ledger = Arc::new(Memory::default());
+    let seen_by_server = Arc::new(Mutex::new(Vec::new()));
+    let app = {
+        let (ledger, seen) = (ledger.clone(), seen_by_server.clone());
+        Router::new().route(
+            "/echo",
+            post(move || {
+                // What the ledger held when the request arrived.
+                let (ledger, seen) = (ledger.clone(), seen.clone());
+                async move {
+                    seen.lock().expect("lock").extend(ledger.0.lock().expect("lock").clone());
+                    "ok"
+                }
+            }),
+        )
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = Url::parse(&format!("http://{}/echo", listener.local_addr().expect("address")))
+        .expect("url");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let egress = Egress::new(ledger.clone()).expect("egress");
+
+    egress
+        .send(OutboundRequest::new(Method::POST, url, "notes"), Verdict::Allow)
+        .await
+        .expect("sent");
+
+    let seen = seen_by_server.lock().expect("lock").clone();
+    assert_eq!(seen.len(), 1, "the entry was on record when the request arrived");
+    assert_eq!((seen[0].outcome.as_str(), seen[0].status), ("error", None));
+    let entries = ledger.0.lock().expect("lock").clone();
+    assert_eq!(entries.len(), 1, "the outcome completed the same entry");
+    assert_eq!((entries[0].id.as_str(), entries[0].outcome.as_str()), (seen[0].id.as_str(), "ok"));
+    assert_eq!(entries[0].status, Some(200));
+}
+
+#[tokio::test]
+async fn a_request_the_ledger_cannot_record_is_not_sent() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let base = server(hits.clone()).await;
+    let egress = Egress::new(Arc::new(Broken)).expect("egress");
+    let request = OutboundRequest::new(Method::POST, Url::parse(&base).expect("url"), "notes");
+    let error = egress.send(request, Verdict::Allow).await.expect_err("refused");
+    assert!(error.to_string().contains("Privacy Ledger"), "{error}");
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing left the machine");
 }

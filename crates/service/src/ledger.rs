@@ -1,5 +1,5 @@
-//! The Privacy Ledger's sink: every entry the egress crate records is written to
-//! the database, off the async runtime.
+//! The Privacy Ledger's sink: every entry the egress crate writes goes to the
+//! database (egress calls it off the async runtime and waits for it).
 
 use std::sync::Arc;
 
@@ -19,17 +19,7 @@ impl StoreLedger {
 }
 
 impl LedgerSink for StoreLedger {
-    fn record(&self, entry: LedgerEntry) {
-        let store = self.store.clone();
-        let write = move || {
-            if let Err(error) = store.insert_ledger_entry(&entry) {
-                tracing::error!(%error, host = %entry.host, "could not write a Privacy Ledger entry");
-            }
-        };
-        // `record` is called from async code (egress) and must not block it.
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn_blocking(write)),
-            Err(_) => write(),
-        }
+    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
+        self.store.write_ledger_entry(entry).map_err(|error| error.to_string())
     }
 }

@@ -10,6 +10,7 @@ mod error;
 mod events;
 mod export;
 mod extract;
+mod folder_lock;
 mod guard;
 mod handlers;
 mod ledger;
@@ -30,6 +31,7 @@ mod templates;
 mod tokens;
 
 use std::collections::HashMap;
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 
@@ -43,6 +45,8 @@ use tokio_util::sync::CancellationToken;
 use crate::managed::{PolicyHandle, SettingsHandle};
 use crate::state::{AppState, Shared, Tokens};
 
+pub use crate::folder_lock::FolderInUse;
+use crate::folder_lock::FolderLock;
 pub use crate::logging::init_logging;
 pub use crate::router::BODY_LIMIT;
 
@@ -60,6 +64,8 @@ pub struct Config {
 pub struct Service {
     listener: TcpListener,
     state: AppState,
+    /// Held until `serve` returns: one service per data folder.
+    lock: FolderLock,
 }
 
 /// The port is taken: the message the contract asks for.
@@ -69,7 +75,8 @@ pub struct AddressInUse(pub u16);
 
 impl Service {
     /// Prepares the data folder, tokens, settings, database and policy, and binds
-    /// 127.0.0.1. Fails with [`AddressInUse`] when the port is taken.
+    /// 127.0.0.1. Fails with [`AddressInUse`] when the port is taken, and with
+    /// [`FolderInUse`] when another service holds the data folder.
     pub async fn bind(config: Config, shutdown: CancellationToken) -> anyhow::Result<Service> {
         let data_dir = config.data_dir;
         data_dir.prepare()?;
@@ -85,6 +92,11 @@ impl Service {
             }
             Err(error) => return Err(error).context(format!("cannot listen on 127.0.0.1:{port}")),
         };
+        // After the port (a second service on the same port is told `address
+        // in use`, as the contract says), before anything else is opened.
+        let mut lock = FolderLock::acquire(&data_dir)?;
+        lock.record_port(listener.local_addr()?.port())
+            .with_context(|| format!("cannot write {}", data_dir.service_lock().display()))?;
         tracing::info!(backend = config.audio.name(), "audio capture");
         let store = Arc::new(Store::open(&data_dir.database()).with_context(|| {
             format!("cannot open the database {}", data_dir.database().display())
@@ -123,7 +135,7 @@ impl Service {
             shutdown,
         }));
         recording::recover::recover_interrupted(&state);
-        Ok(Service { listener, state })
+        Ok(Service { listener, state, lock })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
@@ -133,6 +145,7 @@ impl Service {
     /// Serves until the shutdown token is cancelled, then finishes open requests.
     pub async fn serve(self) -> anyhow::Result<()> {
         let state = self.state;
+        let _lock = self.lock;
         let shutdown = state.shutdown.clone();
         let refresh = state.environment.policy_refresh();
         let started = std::time::SystemTime::now();
@@ -147,21 +160,26 @@ impl Service {
             tokio::spawn(tasks::unload_idle_model(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.environment.retention_sweep())),
         ];
+        // A recording in progress is concluded at once (files closed, the rest
+        // queued for transcription at the next start), while requests drain.
+        let conclude = tokio::spawn(conclude_recording(state.clone()));
         let state_for_stop = state.clone();
-        axum::serve(self.listener, router::app(state))
-            .with_graceful_shutdown(shutdown.clone().cancelled_owned())
-            .await
-            .context("the API server stopped")?;
+        let server = axum::serve(self.listener, router::app(state))
+            .with_graceful_shutdown(shutdown.clone().cancelled_owned());
+        let drain_limit = async {
+            shutdown.cancelled().await;
+            tokio::time::sleep(DRAIN_LIMIT).await;
+        };
+        tokio::select! {
+            served = server.into_future() => served.context("the API server stopped")?,
+            _ = drain_limit => tracing::warn!(
+                "requests still open {} s after the shutdown were dropped",
+                DRAIN_LIMIT.as_secs()
+            ),
+        }
         shutdown.cancel();
-        // A recording in progress is ended properly: files closed, the rest
-        // queued for transcription at the next start.
-        if state_for_stop.recorder.current().is_some() {
-            match state_for_stop.recorder.stop().await {
-                Ok(meeting_id) => tracing::info!(meeting_id, "recording stopped at shutdown"),
-                Err(error) => {
-                    tracing::error!(error = %error.message, "could not stop the recording")
-                }
-            }
+        if let Err(error) = conclude.await {
+            tracing::error!(%error, "stopping the recording ended abnormally");
         }
         for task in tasks {
             if let Err(error) = task.await {
@@ -175,6 +193,21 @@ impl Service {
         }
         tracing::info!("service stopped");
         Ok(())
+    }
+}
+
+/// How long open requests may go on after a shutdown is asked for.
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// At shutdown, stops a recording in progress properly.
+async fn conclude_recording(state: AppState) {
+    state.shutdown.cancelled().await;
+    if state.recorder.current().is_none() {
+        return;
+    }
+    match state.recorder.stop().await {
+        Ok(meeting_id) => tracing::info!(meeting_id, "recording stopped at shutdown"),
+        Err(error) => tracing::error!(error = %error.message, "could not stop the recording"),
     }
 }
 

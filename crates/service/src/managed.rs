@@ -124,7 +124,7 @@ impl SettingsHandle {
     ) -> Result<Value, SettingsChangeError> {
         let mut document = self.document.write().unwrap_or_else(|p| p.into_inner());
         let patched = document.patched(patch).map_err(SettingsChangeError::Invalid)?;
-        check_patch_against_policy(&document, &patched, policy)
+        check_patch_against_policy(&document, patch, &patched, policy)
             .map_err(SettingsChangeError::Policy)?;
         patched.save(&self.path).map_err(SettingsChangeError::Save)?;
         *document = patched;

@@ -68,6 +68,10 @@ impl DataDir {
     pub fn logs(&self) -> PathBuf {
         self.root.join("logs")
     }
+    /// Held by the running service (an OS file lock); holds its port.
+    pub fn service_lock(&self) -> PathBuf {
+        self.root.join("service.lock")
+    }
     pub fn license(&self) -> PathBuf {
         self.root.join("license.json")
     }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::data_dir::write_atomic;
@@ -96,17 +96,31 @@ pub fn defaults() -> Value {
     })
 }
 
+/// A key of `settings.json` whose value is not used (wrong type or out of
+/// range, e.g. hand-edited): its default applies until it is changed, and the
+/// file keeps what the person wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InvalidSetting {
+    /// `section.key`, e.g. `retention.delete_meetings_after_days`.
+    pub key: String,
+    pub reason: String,
+}
+
 /// The whole JSON document (unknown keys included) and its typed view.
 #[derive(Debug, Clone)]
 pub struct SettingsDocument {
     document: Value,
     typed: Settings,
+    /// Keys whose values the typed view replaced by their defaults.
+    invalid: Vec<InvalidSetting>,
 }
 
 impl SettingsDocument {
     /// Reads `path`, filling in missing known keys; writes the file when it was
-    /// missing or lacked keys. A file that is not JSON, or whose known keys have
-    /// wrong values, is an error and is left untouched.
+    /// missing or lacked keys. A file that is not a JSON object is an error. A
+    /// known key with a wrong value does not stop anything: its default applies,
+    /// it is listed in [`SettingsDocument::invalid`], and the file is not
+    /// written (the person's text stays as it is).
     pub fn load_or_create(path: &Path) -> Result<Self, SettingsError> {
         let existing = match std::fs::read(path) {
             Ok(bytes) => Some(
@@ -124,18 +138,38 @@ impl SettingsDocument {
             )));
         }
         fill_missing(&mut document, &defaults());
-        let loaded = Self::from_value(document)?;
-        if existing.as_ref() != Some(&loaded.document) {
+        let loaded = Self::lenient(document)?;
+        for invalid in &loaded.invalid {
+            tracing::warn!(key = %invalid.key, reason = %invalid.reason, "settings.json: a value is not valid; its default applies");
+        }
+        if loaded.invalid.is_empty() && existing.as_ref() != Some(&loaded.document) {
             loaded.save(path)?;
         }
         Ok(loaded)
     }
 
-    /// Checks a whole document and builds its typed view.
+    /// Checks a whole document and builds its typed view; any invalid key is
+    /// an error.
     pub fn from_value(document: Value) -> Result<Self, SettingsError> {
-        let typed = typed_view(&document)?;
+        let loaded = Self::lenient(document)?;
+        match loaded.invalid.first() {
+            Some(invalid) => Err(SettingsError::Invalid(format!("settings: {}", invalid.reason))),
+            None => Ok(loaded),
+        }
+    }
+
+    /// Builds the typed view with the default in place of every invalid key
+    /// (listed in [`SettingsDocument::invalid`]).
+    pub fn lenient(document: Value) -> Result<Self, SettingsError> {
+        let (usable, invalid) = usable_values(&document);
+        let typed = typed_view(&usable)?;
         validate(&typed)?;
-        Ok(SettingsDocument { document, typed })
+        Ok(SettingsDocument { document, typed, invalid })
+    }
+
+    /// Keys whose values are not used, with why.
+    pub fn invalid(&self) -> &[InvalidSetting] {
+        &self.invalid
     }
 
     pub fn value(&self) -> &Value {
@@ -155,7 +189,18 @@ impl SettingsDocument {
         merge_patch(&mut document, patch);
         // Removing a known key with null restores its default.
         fill_missing(&mut document, &defaults());
-        Self::from_value(document)
+        let patched = Self::lenient(document)?;
+        // A key that was already invalid and that the patch left alone stays
+        // as it is (and listed); a patch may not bring a new invalid value.
+        let unchanged = |invalid: &&InvalidSetting| {
+            self.invalid.iter().any(|old| old.key == invalid.key)
+                && get_path(&self.document, &invalid.key)
+                    == get_path(&patched.document, &invalid.key)
+        };
+        match patched.invalid.iter().find(|invalid| !unchanged(invalid)) {
+            Some(invalid) => Err(SettingsError::Invalid(format!("settings: {}", invalid.reason))),
+            None => Ok(patched),
+        }
     }
 
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
@@ -199,7 +244,6 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
-/// Deserializes section by section so the error names the section that is wrong.
 /// Adds every key of `defaults` that `target` lacks, recursively; keeps the rest.
 fn fill_missing(target: &mut Value, defaults: &Value) {
     let (Value::Object(target), Value::Object(defaults)) = (target, defaults) else {
@@ -215,6 +259,52 @@ fn fill_missing(target: &mut Value, defaults: &Value) {
     }
 }
 
+/// The document with each known key that fails on its own (tried in the
+/// defaults, so every other key is valid) replaced by its default, and the
+/// keys replaced. A section that is not an object is replaced whole.
+fn usable_values(document: &Value) -> (Value, Vec<InvalidSetting>) {
+    let defaults = defaults();
+    let mut usable = document.clone();
+    let mut invalid = Vec::new();
+    let Some(sections) = defaults.as_object() else { return (usable, invalid) };
+    for (section, default_section) in sections {
+        let Some(keys) = document.get(section).and_then(Value::as_object) else {
+            invalid.push(InvalidSetting {
+                key: section.clone(),
+                reason: format!("{section} must be an object"),
+            });
+            usable[section] = default_section.clone();
+            continue;
+        };
+        for (key, value) in keys {
+            let mut trial = defaults.clone();
+            trial[section][key] = value.clone();
+            let Err(SettingsError::Invalid(message)) =
+                typed_view(&trial).and_then(|t| validate(&t))
+            else {
+                continue;
+            };
+            let reason = message.strip_prefix("settings: ").unwrap_or(&message);
+            // A type error names its section only; name the key.
+            let reason = match reason.strip_prefix(&format!("{section}: ")) {
+                Some(detail) => format!("{section}.{key}: {detail}"),
+                None => reason.to_string(),
+            };
+            invalid.push(InvalidSetting { key: format!("{section}.{key}"), reason });
+            match default_section.get(key) {
+                Some(default) => usable[section][key] = default.clone(),
+                None => drop(usable[section].as_object_mut().map(|keys| keys.remove(key))),
+            }
+        }
+    }
+    (usable, invalid)
+}
+
+fn get_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(value, |node, part| node.get(part))
+}
+
+/// Deserializes section by section so the error names the section that is wrong.
 fn typed_view(document: &Value) -> Result<Settings, SettingsError> {
     fn section<T: for<'a> Deserialize<'a>>(
         document: &Value,
@@ -384,6 +474,48 @@ mod tests {
             Err(SettingsError::Syntax { .. })
         ));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "{not json");
+    }
+
+    #[test]
+    fn an_out_of_range_value_starts_with_its_default_and_the_file_stays() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("settings.json");
+        let text = r#"{"retention": {"delete_meetings_after_days": 50000}, "general": {"user_name": "Ada"}}"#;
+        std::fs::write(&path, text).expect("write");
+        let loaded = SettingsDocument::load_or_create(&path).expect("starts anyway");
+        assert_eq!(loaded.typed().retention.delete_meetings_after_days, None, "the default");
+        assert_eq!(loaded.typed().general.user_name, "Ada", "the other keys apply");
+        let keys: Vec<&str> = loaded.invalid().iter().map(|i| i.key.as_str()).collect();
+        assert_eq!(keys, ["retention.delete_meetings_after_days"]);
+        assert!(loaded.invalid()[0].reason.contains("1 to 36500"), "{:?}", loaded.invalid());
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), text, "never rewritten");
+
+        // Another change keeps the person's value (still listed); a fix clears it.
+        let other = loaded.patched(&json!({"general": {"user_name": "Bo"}})).expect("other key");
+        assert_eq!(other.value()["retention"]["delete_meetings_after_days"], 50000);
+        assert_eq!(other.invalid().len(), 1);
+        let fixed =
+            other.patched(&json!({"retention": {"delete_meetings_after_days": 90}})).expect("fix");
+        assert!(fixed.invalid().is_empty());
+        assert_eq!(fixed.typed().retention.delete_meetings_after_days, Some(90));
+        let worse = loaded.patched(&json!({"retention": {"delete_meetings_after_days": 0}}));
+        assert!(worse.is_err(), "a patch may not set an invalid value");
+        let new_problem = loaded.patched(&json!({"general": {"api_port": 0}}));
+        assert!(new_problem.expect_err("refused").to_string().contains("general.api_port"));
+    }
+
+    #[test]
+    fn a_section_of_the_wrong_shape_is_replaced_by_its_defaults() {
+        let mut document = defaults();
+        document["export"] = json!("yes");
+        document["general"]["api_port"] = json!("x");
+        let loaded = SettingsDocument::lenient(document).expect("lenient");
+        assert!(!loaded.typed().export.auto_export_markdown);
+        assert_eq!(loaded.typed().general.api_port, 47321);
+        let reasons: Vec<String> = loaded.invalid().iter().map(|i| i.reason.clone()).collect();
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
+        assert!(reasons.iter().any(|r| r == "export must be an object"), "{reasons:?}");
+        assert!(reasons.iter().any(|r| r.starts_with("general.api_port: invalid type")));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use recorder_domain::{PolicyKey, PolicyValues};
 use serde_json::{json, Value};
 
-use crate::document::{literal_loopback, Settings, SettingsDocument};
+use crate::document::{defaults, literal_loopback, Settings, SettingsDocument};
 
 /// One setting forced by a policy key.
 struct Override {
@@ -87,6 +87,16 @@ pub fn provider_refusal(
 /// `{ value, managed: true, managed_by }` where policy does.
 pub fn effective_settings(document: &SettingsDocument, policy: &PolicyValues) -> Value {
     let mut effective = document.value().clone();
+    // Values not used (hand-edited out of range, say) show what applies
+    // instead, and are listed, as policy lists its ignored values.
+    for invalid in document.invalid() {
+        if let Some(value) = get_path(&defaults(), &invalid.key) {
+            set_path(&mut effective, &invalid.key, value.clone());
+        }
+    }
+    if !document.invalid().is_empty() {
+        effective["invalid"] = json!(document.invalid());
+    }
     let managed_by = policy.organization_name().unwrap_or("your organisation").to_string();
     for forced in overrides(document.typed(), policy) {
         let wrapped = json!({ "value": forced.value, "managed": true, "managed_by": managed_by });
@@ -125,13 +135,18 @@ fn apply(settings: &mut Settings, forced: &Override) {
 /// Refuses a change that sets a managed setting to anything but its forced value.
 pub fn check_patch_against_policy(
     current: &SettingsDocument,
+    patch: &Value,
     patched: &SettingsDocument,
     policy: &PolicyValues,
 ) -> Result<(), PolicyRefusal> {
     for forced in overrides(patched.typed(), policy) {
         let before = get_path(current.value(), forced.path);
         let after = get_path(patched.value(), forced.path);
-        if after != before && after != Some(&forced.value) {
+        // What the patch itself asks for counts even when the file already
+        // holds it: asking to set a managed key to another value is refused.
+        let asked = get_path(patch, forced.path).filter(|value| !value.is_null());
+        let asked_otherwise = asked.is_some_and(|value| value != &forced.value);
+        if asked_otherwise || (after != before && after != Some(&forced.value)) {
             return Err(PolicyRefusal {
                 key: forced.key,
                 setting: forced.path.to_string(),
@@ -172,7 +187,6 @@ fn set_path(value: &mut Value, path: &str, new: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::defaults;
     use recorder_domain::policy::RawPolicyValue;
 
     fn policy(entries: &[(&str, RawPolicyValue)]) -> PolicyValues {
@@ -251,14 +265,10 @@ mod tests {
         let effective = effective_settings(&doc, &cap);
         assert_eq!(effective["retention"]["keep_audio_days"], json!(7));
         assert_eq!(effective["retention"]["delete_meetings_after_days"]["value"], json!(30));
-        let refused = check_patch_against_policy(
-            &doc,
-            &doc.patched(&json!({"retention": {"keep_audio_days": 90}})).expect("p"),
-            &cap,
-        );
+        let longer = json!({"retention": {"keep_audio_days": 90}});
+        let refused = check(&doc, &longer, &cap);
         assert_eq!(refused.expect_err("refused").key, PolicyKey::MaxRetentionDays);
-        let shorter = doc.patched(&json!({"retention": {"keep_audio_days": 3}})).expect("p");
-        assert!(check_patch_against_policy(&doc, &shorter, &cap).is_ok());
+        assert!(check(&doc, &json!({"retention": {"keep_audio_days": 3}}), &cap).is_ok());
         let no_cap = policy(&[("MaxRetentionDays", RawPolicyValue::Integer(0))]);
         assert_eq!(
             effective_settings(&doc, &no_cap)["retention"]["delete_meetings_after_days"],
@@ -274,8 +284,8 @@ mod tests {
         let keys_off = policy(&[("DisableCloudAIKeys", RawPolicyValue::Bool(true))]);
         assert_eq!(effective_typed(&doc, &force).ai.provider, "builtin");
         assert_eq!(effective_typed(&doc, &keys_off).ai.provider, "local");
-        let cloud = doc.patched(&json!({"ai": {"provider": "anthropic"}})).expect("p");
-        let refusal = check_patch_against_policy(&doc, &cloud, &keys_off).expect_err("refused");
+        let cloud = json!({"ai": {"provider": "anthropic"}});
+        let refusal = check(&doc, &cloud, &keys_off).expect_err("refused");
         assert!(refusal.message.contains("Managed by your organisation"), "{}", refusal.message);
     }
 
@@ -283,10 +293,50 @@ mod tests {
     fn unchanged_managed_values_do_not_block_other_changes() {
         let doc = settings(json!({"general": {"allow_remote_start": true}}));
         let managed = policy(&[("DisableAgentRecording", RawPolicyValue::Bool(true))]);
-        let other = doc.patched(&json!({"general": {"user_name": "Ada"}})).expect("p");
-        assert!(check_patch_against_policy(&doc, &other, &managed).is_ok());
-        let forced_value =
-            doc.patched(&json!({"general": {"allow_remote_start": false}})).expect("p");
-        assert!(check_patch_against_policy(&doc, &forced_value, &managed).is_ok());
+        assert!(check(&doc, &json!({"general": {"user_name": "Ada"}}), &managed).is_ok());
+        let forced_value = json!({"general": {"allow_remote_start": false}});
+        assert!(check(&doc, &forced_value, &managed).is_ok());
+    }
+
+    #[test]
+    fn asking_for_another_value_is_refused_even_when_the_file_already_holds_it() {
+        // The file says true (written before the policy came); the policy forces false.
+        let doc = settings(json!({"export": {"auto_export_markdown": true}}));
+        let managed = policy(&[("DisableAutoExport", RawPolicyValue::Bool(true))]);
+        let same = json!({"export": {"auto_export_markdown": true}});
+        let refusal = check(&doc, &same, &managed).expect_err("refused");
+        assert_eq!(refusal.key, PolicyKey::DisableAutoExport);
+        assert_eq!(refusal.setting, "export.auto_export_markdown");
+        assert!(check(&doc, &json!({"export": {"auto_export_markdown": false}}), &managed).is_ok());
+        assert!(check(&doc, &json!({"export": {"folder": "/tmp/x"}}), &managed).is_ok());
+    }
+
+    #[test]
+    fn invalid_values_show_their_default_and_are_listed() {
+        let mut document = defaults();
+        document["retention"]["delete_meetings_after_days"] = json!(50000);
+        document["general"]["api_port"] = json!("high");
+        let doc = SettingsDocument::lenient(document).expect("lenient");
+        let effective = effective_settings(&doc, &policy(&[]));
+        assert_eq!(effective["retention"]["delete_meetings_after_days"], Value::Null);
+        assert_eq!(effective["general"]["api_port"], json!(47321));
+        let keys: Vec<&str> = effective["invalid"]
+            .as_array()
+            .expect("listed")
+            .iter()
+            .filter_map(|i| i["key"].as_str())
+            .collect();
+        assert_eq!(keys, ["general.api_port", "retention.delete_meetings_after_days"]);
+        assert!(effective_settings(&settings(json!({})), &policy(&[])).get("invalid").is_none());
+    }
+
+    /// The patch checked against policy, as `/ui/settings` does.
+    fn check(
+        doc: &SettingsDocument,
+        patch: &Value,
+        policy: &PolicyValues,
+    ) -> Result<(), PolicyRefusal> {
+        let patched = doc.patched(patch).expect("a valid patch");
+        check_patch_against_policy(doc, patch, &patched, policy)
     }
 }

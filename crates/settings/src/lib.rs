@@ -12,7 +12,8 @@ mod policy_source;
 
 pub use data_dir::{copy_atomically, DataDir, DataDirError};
 pub use document::{
-    configured_api_port, defaults, literal_loopback, Settings, SettingsDocument, SettingsError,
+    configured_api_port, defaults, literal_loopback, InvalidSetting, Settings, SettingsDocument,
+    SettingsError,
 };
 pub use effective::{
     check_patch_against_policy, cloud_refusal, effective_settings, effective_typed,

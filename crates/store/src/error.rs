@@ -8,6 +8,9 @@ pub enum StoreError {
     NotFound,
     #[error("the meeting is {} and cannot take this now", .0.as_str())]
     Busy(recorder_domain::MeetingStatus),
+    /// A status move `MeetingStatus::can_move_to` does not allow.
+    #[error("a meeting cannot move from {} to {}", .from.as_str(), .to.as_str())]
+    IllegalMove { from: recorder_domain::MeetingStatus, to: recorder_domain::MeetingStatus },
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("database schema is newer than this build (version {found}, known {known})")]

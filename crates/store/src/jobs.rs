@@ -7,6 +7,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use crate::meetings::{insert_meeting, meeting_seq};
 use crate::parts::{ActionItemRecord, NewSegment, NoteRecord};
+use crate::status::{current_status, move_status};
 use crate::{MeetingRecord, StoreError, StoreResult};
 
 /// What a job does.
@@ -60,12 +61,7 @@ impl crate::Store {
         now: i64,
     ) -> StoreResult<()> {
         self.write(|tx| {
-            let status: String = tx
-                .query_row("SELECT status FROM meetings WHERE id = ?1", [meeting_id], |r| r.get(0))
-                .optional()?
-                .ok_or(StoreError::NotFound)?;
-            let status = MeetingStatus::parse(&status)
-                .ok_or_else(|| StoreError::Malformed(format!("meeting status {status}")))?;
+            let status = current_status(tx, meeting_id)?;
             if status != MeetingStatus::Ready {
                 return Err(StoreError::Busy(status));
             }
@@ -74,7 +70,7 @@ impl crate::Store {
                 template_id: template_id.map(str::to_owned),
             };
             insert_job(tx, meeting_id, &kind, now, 0)?;
-            set_status(tx, meeting_id, MeetingStatus::Summarising, now)
+            move_status(tx, meeting_id, MeetingStatus::Summarising, now)
         })
     }
 
@@ -210,7 +206,7 @@ impl crate::Store {
             }
             let notes = JobKind::Notes { note_kind: None, template_id: None };
             insert_job(tx, &job.meeting_id, &notes, now, 0)?;
-            set_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
+            move_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
             Ok(true)
         })
     }
@@ -237,7 +233,7 @@ impl crate::Store {
                 )?;
             }
             tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
-            set_status(tx, &job.meeting_id, MeetingStatus::Ready, now)
+            move_status(tx, &job.meeting_id, MeetingStatus::Ready, now)
         })
     }
 }
@@ -270,19 +266,6 @@ pub(crate) fn insert_job(
         "INSERT INTO jobs (meeting, kind, source_path, channel, note_kind, template_id, \
          created_at, resume_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![seq, name, source, channel, note_kind, template_id, now, resume_ms],
-    )?;
-    Ok(())
-}
-
-pub(crate) fn set_status(
-    tx: &Transaction,
-    id: &str,
-    status: MeetingStatus,
-    now: i64,
-) -> StoreResult<()> {
-    tx.execute(
-        "UPDATE meetings SET status = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, status.as_str(), now],
     )?;
     Ok(())
 }

@@ -6,12 +6,18 @@ use rusqlite::params;
 use crate::StoreResult;
 
 impl crate::Store {
-    pub fn insert_ledger_entry(&self, entry: &LedgerEntry) -> StoreResult<()> {
+    /// Writes `entry`, or replaces the one with its id (keeping its place in the
+    /// list): egress writes an entry before the request leaves and again with
+    /// its outcome.
+    pub fn write_ledger_entry(&self, entry: &LedgerEntry) -> StoreResult<()> {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO ledger (id, at, method, url, host, purpose, status, bytes_sent, \
                  bytes_received, duration_ms, outcome) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+                 ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
+                 bytes_sent = excluded.bytes_sent, bytes_received = excluded.bytes_received, \
+                 duration_ms = excluded.duration_ms, outcome = excluded.outcome",
                 params![
                     entry.id,
                     entry.at,

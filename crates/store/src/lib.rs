@@ -16,6 +16,7 @@ mod pool;
 mod recordings;
 mod retention;
 mod search;
+mod status;
 
 pub use error::{StoreError, StoreResult};
 pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};

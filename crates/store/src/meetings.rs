@@ -101,19 +101,6 @@ impl crate::Store {
         })
     }
 
-    pub fn set_status(&self, id: &str, status: MeetingStatus, now: i64) -> StoreResult<()> {
-        self.write(|tx| {
-            let changed = tx.execute(
-                "UPDATE meetings SET status = ?2, updated_at = ?3 WHERE id = ?1",
-                params![id, status.as_str(), now],
-            )?;
-            if changed == 0 {
-                return Err(StoreError::NotFound);
-            }
-            Ok(())
-        })
-    }
-
     /// Deletes the meeting and every row that hangs off it (segments, notes, items,
     /// markers, attendees, tags and their index entries) in one transaction.
     pub fn delete_meeting(&self, id: &str) -> StoreResult<()> {

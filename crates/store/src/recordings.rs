@@ -5,8 +5,9 @@
 use recorder_domain::{Channel, MeetingStatus};
 use rusqlite::{params, Transaction};
 
-use crate::jobs::{insert_job, set_status, JobKind};
+use crate::jobs::{insert_job, JobKind};
 use crate::meetings::{meeting_by_id, meeting_seq};
+use crate::status::move_status;
 use crate::{MeetingRecord, StoreResult};
 
 impl MeetingRecord {
@@ -70,7 +71,7 @@ impl crate::Store {
             if changed == 0 {
                 return Err(crate::StoreError::NotFound);
             }
-            set_status(tx, meeting_id, MeetingStatus::Transcribing, now)?;
+            move_status(tx, meeting_id, MeetingStatus::Transcribing, now)?;
             meeting_by_id(tx, meeting_id)
         })
     }
@@ -156,5 +157,5 @@ fn pending_transcription(tx: &Transaction, seq: i64) -> StoreResult<bool> {
 fn to_notes(tx: &Transaction, meeting_id: &str, now: i64) -> StoreResult<()> {
     let notes = JobKind::Notes { note_kind: None, template_id: None };
     insert_job(tx, meeting_id, &notes, now, 0)?;
-    set_status(tx, meeting_id, MeetingStatus::Summarising, now)
+    move_status(tx, meeting_id, MeetingStatus::Summarising, now)
 }

@@ -78,7 +78,8 @@ fn notes_are_queued_only_for_ready_meetings() {
         store.enqueue_notes(&new_id(), "summary", None, 1),
         Err(StoreError::NotFound)
     ));
-    store.set_status(&id, MeetingStatus::Ready, 2_000).expect("ready");
+    store.move_status(&id, MeetingStatus::Summarising, 1_900).expect("summarising");
+    store.move_status(&id, MeetingStatus::Ready, 2_000).expect("ready");
     store.enqueue_notes(&id, "decisions", None, 2_500).expect("queued");
     assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Summarising);
     let again = store.enqueue_notes(&id, "decisions", None, 2_600);
@@ -110,4 +111,37 @@ fn attempts_count_runs_without_progress() {
     assert_eq!(store.begin_attempt(&job).expect("after progress"), 2, "progress resets the count");
     store.cancel_attempt(&job).expect("shutdown");
     assert_eq!(store.begin_attempt(&job).expect("after shutdown"), 2);
+}
+
+#[test]
+fn every_status_move_the_domain_forbids_is_refused_and_writes_nothing() {
+    let folder = tempfile::tempdir().expect("temp");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("open");
+    let mut tried = 0;
+    for from in MeetingStatus::ALL {
+        for to in MeetingStatus::ALL {
+            let id = new_id();
+            store
+                .insert_meeting(&MeetingRecord { status: from, ..imported(&id) }, 1_000)
+                .expect("insert");
+            let moved = store.move_status(&id, to, 2_000);
+            let now = store.meeting(&id).expect("meeting");
+            if from.can_move_to(to) {
+                moved.expect("an allowed move");
+                assert_eq!(now.status, to);
+            } else {
+                assert!(
+                    matches!(moved, Err(StoreError::IllegalMove { from: f, to: t }) if f == from && t == to),
+                    "{from:?} → {to:?}: {moved:?}"
+                );
+                assert_eq!(now.status, from, "nothing written");
+                tried += 1;
+            }
+        }
+    }
+    assert_eq!(tried, 12, "16 pairs, 4 of them allowed");
+    assert!(matches!(
+        store.move_status("missing", MeetingStatus::Ready, 1),
+        Err(StoreError::NotFound)
+    ));
 }

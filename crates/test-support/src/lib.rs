@@ -117,6 +117,28 @@ impl TestService {
         self.child.take().expect("service is running")
     }
 
+    /// Asks the service to stop (SIGTERM) and waits for it to exit; panics
+    /// when it is still running after `limit`. Returns the exit status and how
+    /// long the exit took.
+    pub fn terminate(&mut self, limit: Duration) -> (std::process::ExitStatus, Duration) {
+        let mut child = self.take_child();
+        let sent =
+            Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+        assert!(sent.success(), "SIGTERM could not be sent");
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(exit) = child.try_wait().expect("wait") {
+                return (exit, started.elapsed());
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the service was still running {} s after SIGTERM", limit.as_secs());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Stops the service (SIGKILL) and starts it again on the same data folder.
     pub fn restart(&mut self) {
         self.stop();

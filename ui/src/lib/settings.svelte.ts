@@ -13,6 +13,9 @@ export function isManaged(value: unknown): value is Managed<Json> {
   );
 }
 
+/** A settings.json value the service does not use, and why. */
+export type InvalidSetting = { key: string; reason: string };
+
 /** Effective settings (managed values wrapped), shared by the record card and Settings. */
 class Effective {
   doc = $state<Doc | null>(null);
@@ -21,6 +24,12 @@ class Effective {
     const raw = this.doc?.[section]?.[key];
     if (isManaged(raw)) return { value: raw.value, managedBy: raw.managed_by };
     return { value: raw ?? null, managedBy: null };
+  }
+
+  /** Keys of settings.json whose values are not valid (their defaults apply). */
+  get invalid(): InvalidSetting[] {
+    const listed = (this.doc as { invalid?: unknown } | null)?.invalid;
+    return Array.isArray(listed) ? (listed as InvalidSetting[]) : [];
   }
 
   async refresh(): Promise<void> {

@@ -159,6 +159,24 @@ fn a_taken_port_says_address_in_use() {
     assert!(log.contains("address in use"), "{log}");
 }
 
+#[test]
+fn a_second_service_on_the_same_folder_is_told_where_the_first_is() {
+    let mut service = crate::start();
+    let second = std::process::Command::new(BIN)
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(service.data_dir())
+        .env_remove("RECORDER_DATA_DIR")
+        .output()
+        .expect("run");
+    assert!(!second.status.success());
+    let message = String::from_utf8_lossy(&second.stderr);
+    let last = message.lines().last().unwrap_or_default();
+    assert!(last.contains("is in use by another Recorder service"), "{message}");
+    assert!(last.contains(&format!("127.0.0.1:{}", service.port)), "{message}");
+    // The lock goes with the process, however it ends (here SIGKILL).
+    service.restart();
+}
+
 /// `recorder://pair` (what the extension's "Open pairing settings" opens) gives
 /// a login link that lands on Settings → Extension, asking for a fresh code.
 #[tokio::test]

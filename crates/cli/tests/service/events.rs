@@ -151,23 +151,7 @@ async fn shutdown_ends_open_streams_and_exits_cleanly() {
     let mut service = crate::start();
     let mut stream = open(&service, None).await;
     let _ = tokio::time::timeout(Duration::from_secs(5), stream.recv()).await;
-    let mut child = service.take_child();
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success());
-    let started = std::time::Instant::now();
-    let exit = loop {
-        if let Some(exit) = child.try_wait().expect("wait") {
-            break exit;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the service stops within 10 s of SIGTERM"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let (exit, _) = service.terminate(Duration::from_secs(10));
     assert!(exit.success(), "{exit:?}");
 }
 

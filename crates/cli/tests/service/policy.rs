@@ -108,6 +108,51 @@ async fn managed_settings_are_marked_and_refused() {
 }
 
 #[tokio::test]
+async fn asking_for_another_managed_value_is_refused_even_when_the_file_holds_it() {
+    // settings.json said true before the policy came; asking for true again
+    // must not look like an allowed change.
+    let options = Options {
+        policy: Some(json!({"DisableAutoExport": true})),
+        settings: Some(json!({"export": {"auto_export_markdown": true}})),
+        ..Options::default()
+    };
+    let service = TestService::start(BIN, options);
+    let same = json!({"export": {"auto_export_markdown": true}});
+    let refused = set_settings(&service, same).await;
+    refused.expect_error(403, "policy_denied");
+    assert!(refused.text.contains("DisableAutoExport"), "{}", refused.text);
+    let forced = json!({"export": {"auto_export_markdown": false}});
+    assert_eq!(set_settings(&service, forced).await.status, 200);
+}
+
+#[tokio::test]
+async fn an_out_of_range_setting_does_not_stop_the_service() {
+    let text = r#"{"retention": {"delete_meetings_after_days": 50000}}"#;
+    let mut service = TestService::start_with(BIN, Options::default(), |data| {
+        std::fs::write(data.join("settings.json"), text).expect("settings");
+    });
+    let settings = get(&service, "/v1/settings").await.body;
+    assert_eq!(settings["retention"]["delete_meetings_after_days"], Value::Null, "the default");
+    assert_eq!(settings["invalid"][0]["key"], "retention.delete_meetings_after_days");
+    assert!(settings["invalid"][0]["reason"].as_str().unwrap_or("").contains("36500"));
+    let file = service.data_dir().join("settings.json");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), text, "left as the person wrote it");
+    // Recording works: the service runs with the default.
+    assert_eq!(get(&service, "/v1/meetings").await.status, 200);
+    // Unparseable JSON still refuses to start.
+    service.stop();
+    std::fs::write(&file, "{oops").expect("write");
+    let refused = std::process::Command::new(BIN)
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(service.data_dir())
+        .env_remove("RECORDER_DATA_DIR")
+        .output()
+        .expect("run");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not valid JSON"));
+}
+
+#[tokio::test]
 async fn policy_refresh_picks_up_a_changed_file() {
     let options = Options {
         policy: Some(json!({"OrganizationName": "Before"})),

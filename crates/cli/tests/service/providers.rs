@@ -3,6 +3,8 @@
 //! provider is refused, unusable or unreachable, and the Privacy Ledger shows
 //! every request (refused ones as blocked). Templates for custom notes.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use recorder_test_support::{seed, Options, SeedMeeting, TestService};
@@ -151,6 +153,65 @@ async fn an_unreachable_server_falls_back_to_the_builtin_engine() {
     assert!(note(&service, &id, "summary").await.contains("budget"), "built-in summary");
     let entries = ledger(&service, 1).await;
     assert_eq!(entries[0]["outcome"], "error");
+}
+
+/// A server on 127.0.0.1 that takes connections and never answers; counts them.
+async fn silent_server() -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://127.0.0.1:{}", listener.local_addr().expect("addr").port());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
+            open.push(socket);
+        }
+    });
+    (url, accepted)
+}
+
+#[tokio::test]
+async fn a_provider_that_never_answers_does_not_hold_up_shutdown() {
+    let (silent, accepted) = silent_server().await;
+    let settings = json!({"ai": {"provider": "local", "local_url": silent}});
+    let (mut service, id) = start(settings, Options::default());
+    make_pro(&service).await;
+    let answer =
+        post(&service, &format!("/v1/meetings/{id}/notes"), &json!({"kind": "summary"})).await;
+    assert_eq!(answer.status, 202, "{}", answer.text);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while accepted.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the provider was never asked");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // On record while the request is still open: written before it left.
+    let open = ledger(&service, 1).await;
+    assert_eq!((open[0]["outcome"].as_str(), open[0]["status"].is_null()), (Some("error"), true));
+
+    let (exit, took) = service.terminate(Duration::from_secs(10));
+    assert!(exit.success(), "{exit:?}");
+    eprintln!("shutdown with a provider that never answers took {} ms", took.as_millis());
+
+    // The notes job was kept: at the next start it runs again, and this time
+    // the provider answers.
+    let server = StandIn::start(Behaviour { malformed_items: false }).await;
+    let file = service.data_dir().join("settings.json");
+    let mut settings: Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("read")).expect("json");
+    settings["ai"]["local_url"] = json!(server.base);
+    std::fs::write(&file, settings.to_string()).expect("write");
+    service.restart();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while get(&service, &format!("/v1/meetings/{id}")).await.body["status"] != "ready" {
+        assert!(std::time::Instant::now() < deadline, "the notes job did not resume");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(note(&service, &id, "summary").await, SUMMARY);
+    assert_eq!(server.requests().len(), 1);
+    let entries = ledger(&service, 2).await;
+    let outcomes: Vec<&str> = entries.iter().filter_map(|e| e["outcome"].as_str()).collect();
+    assert_eq!(outcomes, ["ok", "error"], "newest first: the answered request, the cut one");
 }
 
 #[tokio::test]

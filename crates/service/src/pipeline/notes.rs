@@ -39,7 +39,16 @@ pub fn run(
 ) -> Result<(), String> {
     let mut run = Run::new(state, job);
     let outcome = match run.generate(note_kind, template_id) {
-        Ok(outcome) => outcome,
+        Ok(Some(outcome)) => outcome,
+        // Shutdown while a provider was writing: the job stays queued and runs
+        // again at the next start, and this run does not count as an attempt.
+        Ok(None) => {
+            tracing::info!(
+                meeting_id = job.meeting_id,
+                "notes stopped at shutdown; resumed at the next start"
+            );
+            return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+        }
         Err(error) => {
             run.progress("failed");
             NotesOutcome {
@@ -151,7 +160,7 @@ impl<'a> Run<'a> {
         &mut self,
         note_kind: Option<&str>,
         template_id: Option<&str>,
-    ) -> Result<NotesOutcome, String> {
+    ) -> Result<Option<NotesOutcome>, String> {
         let state = self.state;
         let job = self.job;
         let meeting = state.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
@@ -198,7 +207,9 @@ impl<'a> Run<'a> {
                 context: &context,
                 template: template.as_deref(),
             };
-            let generated = self.write(&request);
+            let Some(generated) = self.write(&request) else {
+                return Ok(None);
+            };
             outcome.notes.push(NoteRecord {
                 id: new_id(),
                 kind: kind.as_str().to_owned(),
@@ -209,15 +220,24 @@ impl<'a> Run<'a> {
                 outcome.action_items = Some(action_items(drafts, &old_items));
             }
         }
-        Ok(outcome)
+        Ok(Some(outcome))
     }
 
-    /// One note, from the provider when it can, else from the built-in engine.
-    fn write(&mut self, request: &NotesRequest<'_>) -> Generated {
+    /// One note, from the provider when it can, else from the built-in engine;
+    /// `None` when the service is shutting down (a provider's answer is not
+    /// waited for: it may never come).
+    fn write(&mut self, request: &NotesRequest<'_>) -> Option<Generated> {
         if let Writer::Provider(config) = &self.writer {
             let asked = recorder_ai::generate(&self.state.egress, config, Verdict::Allow, request);
-            match self.runtime.block_on(asked) {
-                Ok(generated) => return generated,
+            let shutdown = self.state.shutdown.clone();
+            let answer = self.runtime.block_on(async {
+                tokio::select! {
+                    answer = asked => Some(answer),
+                    _ = shutdown.cancelled() => None,
+                }
+            })?;
+            match answer {
+                Ok(generated) => return Some(generated),
                 // This note only: the provider may do better on the next kind.
                 Err(AiError::Unusable(reason)) => {
                     self.note_fallback(&reason);
@@ -231,7 +251,7 @@ impl<'a> Run<'a> {
                 }
             }
         }
-        builtin_note(request)
+        Some(builtin_note(request))
     }
 }
 
