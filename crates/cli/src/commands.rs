@@ -54,6 +54,10 @@ pub enum Command {
     /// Notes providers: save or clear API keys, list templates
     #[command(subcommand)]
     Ai(crate::ai::AiCommand),
+    /// Back the data folder up into one file (database, audio, settings)
+    Backup(crate::backup::BackupArgs),
+    /// Restore a backup into an empty data folder
+    Restore(crate::backup::RestoreArgs),
     /// Write man pages and shell completions into DIR (for packages)
     #[command(hide = true)]
     WriteDocs { dir: PathBuf },
@@ -226,6 +230,8 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         Command::Models(sub) => crate::models::run(&context, sub).await,
         Command::Export(args) => crate::ai::export(&context, args).await,
         Command::Ai(sub) => crate::ai::run(&context, sub).await,
+        Command::Backup(args) => crate::backup::backup(&context, args).await,
+        Command::Restore(args) => crate::backup::restore(&context, args).await,
         // Answered in main, which knows the whole command line.
         Command::WriteDocs { .. } => Ok(()),
     }

@@ -4,6 +4,7 @@
 //! service is not running or the data folder has no token; 4 not found.
 
 mod ai;
+mod backup;
 mod commands;
 mod desktop;
 mod import;

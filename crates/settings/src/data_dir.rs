@@ -58,6 +58,14 @@ impl DataDir {
     pub fn meeting(&self, id: &str) -> PathBuf {
         self.meetings().join(id)
     }
+    /// The audio file of one channel of a meeting: `meetings/<id>/<channel>.wav`.
+    pub fn audio_file(&self, meeting_id: &str, channel: recorder_domain::Channel) -> PathBuf {
+        self.meeting(meeting_id).join(format!("{}.wav", channel.as_str()))
+    }
+    /// Database copies made before migrations (and default backups).
+    pub fn backups(&self) -> PathBuf {
+        self.root.join("backups")
+    }
     pub fn models(&self) -> PathBuf {
         self.root.join("models")
     }

@@ -16,14 +16,17 @@ mod pool;
 mod recordings;
 mod retention;
 mod search;
+mod snapshot;
 mod status;
 
 pub use error::{StoreError, StoreResult};
 pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
+pub use migrations::SCHEMA_VERSION;
 pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
 pub use person::{PairingRecord, PromptRecord, PromptState};
 pub use pool::Store;
 pub use recordings::{ChannelRest, RecordingEnd};
 pub use retention::{RetentionCutoffs, RetentionDue};
 pub use search::{fts_query, HitSource, SearchHit};
+pub use snapshot::{integrity_check, meeting_ids_in, schema_version_of, snapshot};

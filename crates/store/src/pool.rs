@@ -31,7 +31,8 @@ impl Store {
         let mut writer = Connection::open(path)?;
         configure(&writer)?;
         writer.pragma_update(None, "journal_mode", "WAL")?;
-        migrations::apply(&mut writer)?;
+        let backups = path.parent().unwrap_or(Path::new(".")).join("backups");
+        migrations::apply(&mut writer, &backups)?;
         let mut readers = Vec::with_capacity(READERS);
         for _ in 0..READERS {
             let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;

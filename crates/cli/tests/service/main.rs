@@ -5,6 +5,7 @@
 mod ai_keys;
 mod app;
 mod audio;
+mod backup;
 mod capture;
 mod cli;
 mod concurrency;

@@ -161,7 +161,7 @@ fn open_in_file_manager(opener: &FsPath, folder: &FsPath) -> ApiResult<()> {
 }
 
 fn channel_path(state: &AppState, id: &str, channel: Channel) -> PathBuf {
-    state.data_dir.meeting(id).join(format!("{}.wav", channel.as_str()))
+    state.data_dir.audio_file(id, channel)
 }
 
 async fn existing_meeting(state: &AppState, id: &str) -> ApiResult<String> {

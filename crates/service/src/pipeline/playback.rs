@@ -16,7 +16,6 @@ use recorder_capture::journal::Journal;
 use recorder_domain::Channel;
 use recorder_stt::audio::{self, BLOCK};
 
-use crate::recording::audio_path;
 use crate::state::AppState;
 
 /// The file a transcription job should read: the playback copy (made now if
@@ -24,16 +23,15 @@ use crate::state::AppState;
 /// copy fail (disk full, say), the original is transcribed and playback is
 /// left without audio: the words matter more.
 pub fn source_for(state: &AppState, meeting_id: &str, source: &Path) -> PathBuf {
-    let folder = state.data_dir.meeting(meeting_id);
-    let recorded = [Channel::Mic, Channel::Sys].map(|c| audio_path(&folder, c));
+    let recorded = [Channel::Mic, Channel::Sys].map(|c| state.data_dir.audio_file(meeting_id, c));
     if recorded.iter().any(|path| path == source) {
         return source.to_path_buf();
     }
-    let copy = audio_path(&folder, Channel::Sys);
+    let copy = state.data_dir.audio_file(meeting_id, Channel::Sys);
     if copy.is_file() {
         return copy; // made before a restart: it was renamed into place whole
     }
-    match make_copy(state, source, &folder, &copy) {
+    match make_copy(state, source, &state.data_dir.meeting(meeting_id), &copy) {
         Ok(()) => copy,
         Err(error) => {
             tracing::warn!(meeting_id, %error, "no playback copy of the imported audio");

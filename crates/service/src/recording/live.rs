@@ -155,8 +155,7 @@ impl LiveTranscriber {
     }
 
     fn audio_path(&self, channel: Channel) -> String {
-        let folder = self.state.data_dir.meetings().join(&self.meeting_id);
-        super::session::audio_path(&folder, channel).to_string_lossy().into_owned()
+        self.state.data_dir.audio_file(&self.meeting_id, channel).to_string_lossy().into_owned()
     }
 
     /// The next utterance to transcribe: remote lines first, then the

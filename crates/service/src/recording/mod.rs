@@ -22,7 +22,7 @@ use tokio::sync::watch;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-pub use session::{audio_path, StartSpec};
+pub use session::StartSpec;
 
 /// Shared between the API and a running session.
 #[derive(Default)]

@@ -11,7 +11,7 @@ use recorder_capture::journal;
 use recorder_domain::{Channel, MeetingStatus};
 use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
 
-use super::session::{audio_path, hand_over};
+use super::session::hand_over;
 use crate::clock::now_ms;
 use crate::state::AppState;
 
@@ -38,11 +38,10 @@ pub fn recover_interrupted(state: &AppState) {
 /// Repairs each channel's file; returns what is left to transcribe and the
 /// longest channel's length in samples.
 fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelRest>, u64) {
-    let folder = state.data_dir.meetings().join(&meeting.id);
     let mut rest = Vec::new();
     let mut longest = 0u64;
     for channel in [Channel::Mic, Channel::Sys] {
-        let path = audio_path(&folder, channel);
+        let path = state.data_dir.audio_file(&meeting.id, channel);
         if !path.exists() {
             continue;
         }

@@ -2,7 +2,7 @@
 //! stopped or cut short, and concluded the same way in every case.
 
 use recorder_api_types::{Event, RecordingStarted, RecordingStopped};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
@@ -48,7 +48,7 @@ pub async fn start(
 ) -> Result<Started, ApiError> {
     let meeting =
         MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
-    let folder = state.data_dir.meetings().join(&meeting.id);
+    let folder = state.data_dir.meeting(&meeting.id);
     let opening = (state.clone(), meeting.clone(), folder);
     let opened =
         tokio::task::spawn_blocking(move || open(&opening.0, &source, &opening.1, &opening.2))
@@ -97,7 +97,7 @@ fn open(
     std::fs::create_dir_all(folder)
         .map_err(|e| ApiError::internal("creating the meeting's audio folder", e))?;
     let journal = |channel: Channel| {
-        Journal::create(&audio_path(folder, channel))
+        Journal::create(&state.data_dir.audio_file(&meeting.id, channel))
             .map_err(|e| undo(ApiError::internal("creating the audio file", e)))
     };
     let (mic_journal, sys_journal) = (journal(Channel::Mic)?, journal(Channel::Sys)?);
@@ -122,10 +122,6 @@ fn open(
 struct Devices {
     notices: mpsc::Receiver<Notice>,
     _guard: Box<dyn Send>,
-}
-
-pub fn audio_path(folder: &Path, channel: Channel) -> PathBuf {
-    folder.join(format!("{}.wav", channel.as_str()))
 }
 
 struct Parts {
