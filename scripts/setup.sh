@@ -50,6 +50,11 @@ have_pkg librsvg-2.0 || need_apt+=(librsvg2-dev)
 [ -e /usr/include/xdo.h ] || need_apt+=(libxdo-dev)
 command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
 command -v xdg-open >/dev/null 2>&1 || need_apt+=(xdg-utils)
+# The no-egress proof: a network namespace with only loopback (unshare from
+# util-linux, ip from iproute2) and every connect() traced (strace).
+command -v unshare >/dev/null 2>&1 || need_apt+=(util-linux)
+command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
+command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 # The web app's browser tests drive Debian's Chromium (never a downloaded one).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then

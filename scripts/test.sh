@@ -4,7 +4,9 @@
 # the whole test suite (unit, store, egress, tidy, the desktop app under Xvfb
 # with a D-Bus session, and integration tests against a
 # real `recorder serve`, transcribing with the tiny.en test model), then the
-# gateway's end-to-end tests (pytest, scripts/gateway-tests.sh) and the web
+# gateway's end-to-end tests (pytest, scripts/gateway-tests.sh), the no-egress
+# proof (scripts/no-egress-tests.sh: a network namespace with only loopback,
+# every connect() traced) and the web
 # app's (type check, lint, Playwright in Chromium: scripts/ui-tests.sh) and the
 # browser extension's (lint, manifest limits, type check, Playwright with the
 # extension loaded: scripts/extension-tests.sh), and the Debian package's
@@ -38,6 +40,11 @@ status=${PIPESTATUS[0]}
 scripts/gateway-tests.sh 2>&1 | tee -a "$log"
 gateway_status=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$gateway_status
+# Nothing leaves the machine: a whole lifecycle in a network namespace with
+# only loopback, every connect() of the service and gateway traced.
+scripts/no-egress-tests.sh 2>&1 | tee -a "$log"
+egress_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$egress_status
 # The web app in Debian's Chromium against real services (Playwright, axe-core;
 # screenshots of every page in target/ui-screenshots/).
 scripts/ui-tests.sh 2>&1 | tee -a "$log"

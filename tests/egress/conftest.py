@@ -1,0 +1,34 @@
+"""The no-egress proof's set-up: it must run in a network namespace that has
+only loopback (scripts/no-egress-tests.sh starts pytest under `unshare --net`),
+and every `recorder` and `recorder-gateway` process runs under
+`strace -f -e trace=connect`, through wrappers put in front of the binaries
+before the gateway tests' harness reads RECORDER_BIN and GATEWAY_BIN."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TRACES = Path(tempfile.mkdtemp(prefix="recorder-connect-traces-"))
+
+
+def _wrap(env: str, default: str) -> None:
+    real = Path(os.environ.get(env) or ROOT / default)
+    real = real if real.is_absolute() else ROOT / real
+    wrapper = TRACES / f"{real.name}-traced"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'exec strace -f -qq -e trace=connect -o "{TRACES}/{real.name}.$$.trace" "{real}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    os.environ[env] = str(wrapper)
+
+
+assert shutil.which("strace"), "strace is missing (apt-get install strace)"
+_wrap("RECORDER_BIN", "target/debug/recorder")
+_wrap("GATEWAY_BIN", "target/debug/recorder-gateway")
+sys.path.insert(0, str(ROOT / "tests/gateway"))
