@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the local API with schemathesis against the OpenAPI document the service
 # publishes at /v1/openapi.json: no server errors, and every answer must match the
-# documented status codes, content types and schemas.
+# documented status codes, content types and schemas. Then the person's channel
+# the same way with the ui token: the /v1 handlers the app uses under /ui (the
+# document's paths moved there) and /ui/settings (scripts/ui-openapi.py).
 # Usage: scripts/schemathesis.sh  (env: RECORDER_BIN, XTASK_BIN, SCHEMATHESIS, ST_MAX_TIME)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +31,16 @@ token=$(cat "$work/data/api_token")
 base="http://127.0.0.1:$port"
 curl -sf -H "Authorization: Bearer $token" "$base/v1/openapi.json" >"$work/openapi.json"
 
+checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 # /v1/events is an endless stream: documented, but not something to fuzz.
 "$schemathesis" run "$work/openapi.json" --url "$base" \
   -H "Authorization: Bearer $token" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --checks "$checks" \
   --exclude-path /v1/events \
   --max-time "${ST_MAX_TIME:-120}" --seed 1 --no-color --workers 2
+
+python3 scripts/ui-openapi.py "$work/openapi.json" >"$work/ui-openapi.json"
+"$schemathesis" run "$work/ui-openapi.json" --url "$base" \
+  -H "Authorization: Bearer $(cat "$work/data/ui_token")" \
+  --checks "$checks" \
+  --max-time "${ST_UI_MAX_TIME:-60}" --seed 1 --no-color --workers 2

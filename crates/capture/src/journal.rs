@@ -100,8 +100,10 @@ impl Journal {
     }
 }
 
-/// Makes a journal file left by a crash a valid WAV again: the header's
-/// sizes are set from the file's length (a half sample at the end is cut).
+/// Makes a journal file left by a crash a valid WAV again: the header is
+/// written anew with the sizes the file's length gives (every journal has the
+/// same format; a half sample at the end is cut), the samples are kept as
+/// they are.
 /// Returns the number of samples it holds. A file too short for a header is
 /// given an empty one.
 pub fn repair(path: &Path) -> Result<u64, JournalError> {
@@ -116,7 +118,9 @@ pub fn repair(path: &Path) -> Result<u64, JournalError> {
     }
     let data = (length - HEADER_LEN) & !1;
     file.set_len(HEADER_LEN + data).map_err(io)?;
-    write_sizes(&mut file, data).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let sized = u32::try_from(data).unwrap_or(u32::MAX - 36);
+    file.write_all(&header(sized)).map_err(io)?;
     file.sync_all().map_err(io)?;
     Ok(data / 2)
 }

@@ -265,6 +265,8 @@ fn fill_missing(target: &mut Value, defaults: &Value) {
 fn usable_values(document: &Value) -> (Value, Vec<InvalidSetting>) {
     let defaults = defaults();
     let mut usable = document.clone();
+    // A key missing from a section has its default (as a loaded file would).
+    fill_missing(&mut usable, &defaults);
     let mut invalid = Vec::new();
     let Some(sections) = defaults.as_object() else { return (usable, invalid) };
     for (section, default_section) in sections {

@@ -204,6 +204,7 @@ mod windows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use recorder_domain::{PolicyKey, PolicyValues};
 
     #[test]
     fn macos_plists_are_read_per_user_first() {
@@ -254,5 +255,62 @@ mod tests {
         assert!(entries.contains(&("Y".into(), RawPolicyValue::Other("an array"))));
         std::fs::write(&source.path, "[]").expect("write");
         assert!(matches!(source.load(), Err(PolicySourceError::Malformed(..))));
+    }
+
+    /// Any plist value, a few levels deep.
+    fn any_plist() -> impl proptest::strategy::Strategy<Value = plist::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            any::<bool>().prop_map(plist::Value::Boolean),
+            any::<i64>().prop_map(|n| plist::Value::Integer(n.into())),
+            any::<u64>().prop_map(|n| plist::Value::Integer(n.into())),
+            any::<f64>().prop_map(plist::Value::Real),
+            ".{0,10}".prop_map(plist::Value::String),
+            prop::collection::vec(any::<u8>(), 0..8).prop_map(plist::Value::Data),
+        ];
+        leaf.prop_recursive(2, 12, 3, |inner| {
+            prop::collection::vec(inner, 0..3).prop_map(plist::Value::Array)
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// A managed-preferences plist of any values, written as XML or
+        /// binary, or any bytes at all: read or refused, never a panic, and
+        /// every value a key can use or a listed reason.
+        #[test]
+        fn any_plist_is_read_or_refused(
+            entries in proptest::collection::btree_map(
+                proptest::prop_oneof![
+                    proptest::sample::select(PolicyKey::ALL.iter().map(|k| k.name().to_string()).collect::<Vec<_>>()),
+                    "[A-Za-z]{1,8}",
+                ],
+                any_plist(),
+                0..8,
+            ),
+            binary in proptest::prelude::any::<bool>(),
+            garbage in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let temp = tempfile::tempdir().expect("temp");
+            let path = temp.path().join("managed.plist");
+            let dictionary: plist::Dictionary = entries.clone().into_iter().collect();
+            let value = plist::Value::Dictionary(dictionary);
+            if binary {
+                value.to_file_binary(&path).expect("write");
+            } else {
+                value.to_file_xml(&path).expect("write");
+            }
+            let source = macos::ManagedPreferences::at(vec![path.clone()]);
+            let loaded = source.load().expect("a dictionary loads");
+            let policy = PolicyValues::from_raw(loaded.iter().map(|(k, v)| (k.as_str(), v.clone())));
+            for name in entries.keys() {
+                let in_force = PolicyKey::from_name(name).and_then(|key| policy.get(key)).is_some();
+                let listed = policy.invalid.iter().any(|(invalid, _)| invalid == name);
+                proptest::prop_assert!(in_force != listed, "{name}: in force or listed, not both");
+            }
+            std::fs::write(&path, &garbage).expect("write");
+            let _ = source.load();
+        }
     }
 }

@@ -18,6 +18,7 @@ mod meetings;
 mod models;
 mod person;
 mod policy;
+mod properties;
 mod providers;
 mod recording;
 mod retention;

@@ -872,3 +872,150 @@ async fn the_store_is_bounded() {
         result(&app, "tasks/get", json!({ "id": format!("b-{n}") })).await;
     }
 }
+
+use proptest::strategy::Strategy as _;
+
+/// Any JSON value, a few levels deep, with strings that look like ids and
+/// methods.
+fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+        prop::sample::select(vec![
+            "2.0",
+            "1.0",
+            "message/send",
+            "tasks/get",
+            "tasks/cancel",
+            "text",
+            "user"
+        ])
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop::sample::select(vec![
+                    "jsonrpc",
+                    "id",
+                    "method",
+                    "params",
+                    "message",
+                    "parts",
+                    "kind",
+                    "text",
+                    "role",
+                    "messageId",
+                    "taskId",
+                    "contextId",
+                    "metadata",
+                    "x",
+                ])
+                .prop_map(str::to_string),
+                inner,
+                0..5,
+            )
+            .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+/// A JSON-RPC envelope: sometimes right, sometimes not at all.
+fn any_envelope() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let method = prop_oneof![
+        prop::sample::select(vec![
+            "message/send",
+            "message/stream",
+            "tasks/get",
+            "tasks/cancel",
+            "tasks/send",
+            "tasks/sendSubscribe",
+            "tasks/resubscribe",
+            "tasks/pushNotificationConfig/set",
+            "x",
+        ])
+        .prop_map(Value::from),
+        any_json(),
+    ];
+    (any_json(), method, any_json(), any::<bool>()).prop_map(|(id, method, params, right)| {
+        let jsonrpc = if right { json!("2.0") } else { json!(1) };
+        json!({ "jsonrpc": jsonrpc, "id": id, "method": method, "params": params })
+    })
+}
+
+/// The reply to any body: one JSON-RPC response with `result` or `error`.
+fn check_reply(body: String) -> Result<(), proptest::test_runner::TestCaseError> {
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let reply = runtime.block_on(async {
+        let (_, app) = quick();
+        let response = send(&app, post(body.clone())).await;
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        (status, bytes)
+    });
+    let (status, bytes) = reply;
+    proptest::prop_assert_eq!(status, StatusCode::OK, "{}", body);
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    // A streaming method answers with SSE; each data line is one response.
+    let messages: Vec<Value> = if text.starts_with('{') {
+        vec![serde_json::from_str(&text)
+            .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}: {text}")))?]
+    } else {
+        text.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(|data| serde_json::from_str(data.trim()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}: {text}")))?
+    };
+    proptest::prop_assert!(!messages.is_empty(), "no reply to {}: {}", body, text);
+    for message in messages {
+        proptest::prop_assert_eq!(&message["jsonrpc"], "2.0", "{}", message);
+        let has_result = message.get("result").is_some();
+        let code = message.get("error").and_then(|error| error["code"].as_i64());
+        proptest::prop_assert!(has_result != code.is_some(), "result or error: {}", message);
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn any_envelope_gets_one_json_rpc_answer(envelope in any_envelope()) {
+        check_reply(envelope.to_string())?;
+    }
+
+    #[test]
+    fn any_body_gets_one_json_rpc_answer(body in ".{0,80}") {
+        check_reply(body)?;
+    }
+
+    /// Whatever a person asks an agent in words, the router picks a skill
+    /// with arguments that skill accepts (blank messages are refused before
+    /// routing, by `wire`).
+    #[test]
+    fn any_text_routes_to_a_skill_with_valid_arguments(text in proptest::prop_oneof![
+        proptest::prelude::any::<String>(),
+        proptest::collection::vec(proptest::sample::select(vec![
+            "start", "stop", "recording", "record", "marker", "mark", "notes", "regenerate",
+            "summary", "meeting", "meetings", "last", "week", "yesterday", "today", "month",
+            "action", "items", "open", "done", "search", "for", "transcript", "of", "\"", "'",
+            "019a-ffff", "latest", "called", "titled", "\n", " ", "3", "99999999999", "😀",
+        ]), 1..10).prop_map(|words: Vec<&str>| words.join(" ")),
+    ]) {
+        proptest::prop_assume!(!text.trim().is_empty());
+        let now = chrono::Local::now();
+        let call = crate::router::route(&text, now);
+        proptest::prop_assert!(
+            SkillCall::new(call.skill, call.args.clone()).is_ok(),
+            "{text:?} → {:?} {}", call.skill, call.args
+        );
+    }
+}

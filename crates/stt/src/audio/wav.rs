@@ -9,6 +9,13 @@ use hound::{SampleFormat, WavReader};
 
 use super::{AudioError, AudioStream, Resampler, SAMPLE_RATE};
 
+/// Sample rates a WAV file may have.
+const RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
+/// Channels a WAV file may have.
+const MAX_CHANNELS: u16 = 64;
+/// Frames read from the file at a time, whatever the rate.
+const MAX_FRAMES: usize = 65_536;
+
 pub struct WavStream {
     reader: WavReader<BufReader<File>>,
     channels: usize,
@@ -28,6 +35,14 @@ impl WavStream {
         let spec = reader.spec();
         if spec.channels == 0 || spec.sample_rate == 0 {
             return Err(AudioError::Invalid("the WAV header has no channels or no rate".into()));
+        }
+        // Beyond these no recording exists, and the resampler's tables (sized
+        // by the rate) or a frame (by the channels) would grow without bound.
+        if !RATES.contains(&spec.sample_rate) || spec.channels > MAX_CHANNELS {
+            return Err(AudioError::Invalid(format!(
+                "a WAV file of {} Hz and {} channels is not supported (1 to 768 kHz, up to {MAX_CHANNELS} channels)",
+                spec.sample_rate, spec.channels
+            )));
         }
         let supported = matches!(
             (spec.sample_format, spec.bits_per_sample),
@@ -91,7 +106,7 @@ impl AudioStream for WavStream {
     fn read(&mut self, out: &mut Vec<f32>, max: usize) -> Result<usize, AudioError> {
         while self.ready.len() < max && !self.finished {
             let rate = self.reader.spec().sample_rate as usize;
-            let frames = (max * rate / SAMPLE_RATE as usize).max(256);
+            let frames = (max * rate / SAMPLE_RATE as usize).clamp(256, MAX_FRAMES);
             self.fill(frames)?;
         }
         let count = max.min(self.ready.len());
