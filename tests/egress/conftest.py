@@ -20,9 +20,18 @@ def _wrap(env: str, default: str) -> None:
     real = Path(os.environ.get(env) or ROOT / default)
     real = real if real.is_absolute() else ROOT / real
     wrapper = TRACES / f"{real.name}-traced"
+    # strace does not pass a SIGTERM on to the program it runs (it would live
+    # on), so the wrapper does; fd 3 hands stdin (MCP over stdio) to the
+    # background job, which sh would otherwise give /dev/null.
     wrapper.write_text(
         "#!/bin/sh\n"
-        f'exec strace -f -qq -e trace=connect -o "{TRACES}/{real.name}.$$.trace" "{real}" "$@"\n'
+        "exec 3<&0\n"
+        f'strace -f -qq -e trace=connect -o "{TRACES}/{real.name}.$$.trace" "{real}" "$@" <&3 3<&- &\n'
+        "tracer=$!\n"
+        "exec 3<&-\n"
+        "trap 'pkill -TERM -P \"$tracer\"' TERM INT\n"
+        'while kill -0 "$tracer" 2>/dev/null; do wait "$tracer"; status=$?; done\n'
+        'exit "${status:-0}"\n'
     )
     wrapper.chmod(0o755)
     os.environ[env] = str(wrapper)

@@ -27,6 +27,8 @@ pub enum ErrorCode {
     UnsupportedAudioFormat,
     TooManyAttempts,
     Internal,
+    /// The disk holding the data folder (or the export folder) is full.
+    StorageFull,
     ModelUnavailable,
     RecordingUnavailable,
     NotesUnavailable,
@@ -47,6 +49,7 @@ impl ErrorCode {
             UnsupportedAudioFormat => 415,
             TooManyAttempts => 429,
             Internal => 500,
+            StorageFull => 507,
             ModelUnavailable | RecordingUnavailable | NotesUnavailable => 503,
         }
     }
@@ -74,6 +77,7 @@ impl ErrorCode {
             UnsupportedAudioFormat => "unsupported_audio_format",
             TooManyAttempts => "too_many_attempts",
             Internal => "internal",
+            StorageFull => "storage_full",
             ModelUnavailable => "model_unavailable",
             RecordingUnavailable => "recording_unavailable",
             NotesUnavailable => "notes_unavailable",

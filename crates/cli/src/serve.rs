@@ -31,6 +31,9 @@ pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
         .downcast_ref::<AddressInUse>(
     ) {
         Some(in_use) => Failure::general(in_use),
+        None if recorder_service::is_storage_full(&format!("{error:#}")) => Failure::general(
+            format!("the disk is full ({error:#}); free some space, then start again"),
+        ),
         None => Failure::general(format!("{error:#}")),
     })?;
     let address = service.local_addr().map_err(Failure::general)?;

@@ -42,9 +42,23 @@ impl ApiError {
     }
 
     /// An unexpected failure: logged in full here, answered with a generic message.
+    /// A failure that is not the caller's; a full disk is told as such
+    /// (`storage_full`, 507), anything else is a bug (`internal`).
     pub fn internal(context: &str, error: impl std::fmt::Display) -> Self {
-        tracing::error!(%error, "{context}");
+        let text = error.to_string();
+        if is_storage_full(&text) {
+            tracing::error!(error = %text, "{context}: the disk is full");
+            return Self::storage_full(context);
+        }
+        tracing::error!(error = %text, "{context}");
         Self::new(ErrorCode::Internal, format!("internal error while {context}"))
+    }
+
+    pub fn storage_full(context: &str) -> Self {
+        Self::new(
+            ErrorCode::StorageFull,
+            format!("the disk is full (while {context}); free some space and try again"),
+        )
     }
 
     pub fn from_store(what: &str, error: StoreError) -> Self {
@@ -67,4 +81,14 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// Whether an error's text is the OS's or SQLite's word for a full disk:
+/// `ENOSPC` ("No space left on device"), `EDQUOT` ("Disk quota exceeded"),
+/// `SQLITE_FULL` ("database or disk is full"). Errors reach here as text
+/// (wrapped by std, rusqlite, tokio and anyhow alike), so the text decides.
+pub fn is_storage_full(text: &str) -> bool {
+    ["No space left on device", "Disk quota exceeded", "database or disk is full"]
+        .iter()
+        .any(|phrase| text.contains(phrase))
 }

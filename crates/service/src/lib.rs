@@ -45,6 +45,7 @@ use tokio_util::sync::CancellationToken;
 use crate::managed::{PolicyHandle, SettingsHandle};
 use crate::state::{AppState, Shared, Tokens};
 
+pub use crate::error::is_storage_full;
 pub use crate::folder_lock::FolderInUse;
 use crate::folder_lock::FolderLock;
 pub use crate::logging::init_logging;
@@ -134,7 +135,10 @@ impl Service {
             environment: config.environment,
             shutdown,
         }));
-        recording::recover::recover_interrupted(&state);
+        if !recording::recover::recover_interrupted(&state) {
+            // Tried again (by `tasks::finish_stranded_recordings`) until it works.
+            state.recorder.strand_rest();
+        }
         Ok(Service { listener, state, lock })
     }
 
@@ -158,6 +162,7 @@ impl Service {
             tokio::spawn(tasks::expire_prompts(state.clone())),
             tokio::spawn(pipeline::run(state.clone())),
             tokio::spawn(tasks::unload_idle_model(state.clone())),
+            tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.environment.retention_sweep())),
         ];
         // A recording in progress is concluded at once (files closed, the rest

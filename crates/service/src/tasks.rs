@@ -40,6 +40,19 @@ pub async fn expire_prompts(state: AppState) {
     }
 }
 
+/// Finishes recordings whose end a full disk (or another refusal of the
+/// database) kept from being saved, as soon as the database takes it.
+pub async fn finish_stranded_recordings(state: AppState) {
+    let mut ticker = tokio::time::interval(Duration::from_secs(2));
+    loop {
+        tokio::select! {
+            _ = state.shutdown.cancelled() => return,
+            _ = ticker.tick() => {}
+        }
+        state.recorder.finish_stranded(&state).await;
+    }
+}
+
 /// A loaded model takes hundreds of MB: it is freed after a quiet period
 /// (never during a recording) and loaded again when next needed.
 pub async fn unload_idle_model(state: AppState) {

@@ -54,7 +54,11 @@ fn backup_before_migrating(
     };
     std::fs::create_dir_all(backups).map_err(failed)?;
     let path = backups.join(format!("recorder-v{found}-{ms}.db"));
-    crate::snapshot::copy(connection, &path)?;
+    if let Err(error) = crate::snapshot::copy(connection, &path) {
+        // Nothing half-written is left; the database is as it was.
+        let _ = std::fs::remove_file(&path);
+        return Err(error);
+    }
     tracing::warn!(
         path = %path.display(),
         from = found,

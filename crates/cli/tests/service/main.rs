@@ -9,6 +9,7 @@ mod backup;
 mod capture;
 mod cli;
 mod concurrency;
+mod disk_full;
 mod errors;
 mod events;
 mod export;

@@ -137,6 +137,7 @@ impl LiveTranscriber {
                 .collect();
             if let Err(error) = state.store.queue_rest(&self.meeting_id, &rest, now_ms()) {
                 tracing::error!(%error, meeting_id = %self.meeting_id, "cannot queue the rest of a recording");
+                state.recorder.strand_rest();
             }
             state.pipeline.wake();
             return;
@@ -149,6 +150,7 @@ impl LiveTranscriber {
             }
             Ok(false) => state.pipeline.wake(),
             Err(error) => {
+                state.recorder.strand_rest();
                 tracing::error!(%error, meeting_id = %self.meeting_id, "cannot finish a live transcript")
             }
         }

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use recorder_capture::AudioSource;
-use recorder_store::MeetingRecord;
+use recorder_store::{MeetingRecord, RecordingEnd};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
@@ -60,6 +60,16 @@ pub struct Recorder {
     /// Live transcribers still working (they go on after a stop to finish
     /// their queue); the service waits for them before it ends.
     live: Arc<std::sync::atomic::AtomicUsize>,
+    /// Recordings whose end the database refused (a full disk, say), with
+    /// that end; and whether some rest could not be queued. Finished by
+    /// [`Recorder::finish_stranded`].
+    stranded: Mutex<Stranded>,
+}
+
+#[derive(Default)]
+struct Stranded {
+    ends: std::collections::HashMap<String, RecordingEnd>,
+    rest: bool,
 }
 
 /// Counts a live transcriber while it works.
@@ -78,6 +88,49 @@ impl Recorder {
             gate: tokio::sync::Mutex::new(()),
             current: Mutex::new(None),
             live: Arc::default(),
+            stranded: Mutex::default(),
+        }
+    }
+
+    fn stranded(&self) -> std::sync::MutexGuard<'_, Stranded> {
+        self.stranded.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Remembers a recording whose end could not be saved.
+    pub fn strand(&self, meeting_id: &str, end: RecordingEnd) {
+        self.stranded().ends.insert(meeting_id.to_owned(), end);
+    }
+
+    /// Remembers that a live transcriber could not queue what it left.
+    pub fn strand_rest(&self) {
+        self.stranded().rest = true;
+    }
+
+    /// The end a stranded recording was given when it stopped.
+    pub fn stranded_end(&self, meeting_id: &str) -> Option<RecordingEnd> {
+        self.stranded().ends.get(meeting_id).cloned()
+    }
+
+    /// Concludes stranded recordings as crash recovery would (with the end
+    /// they were given), once nothing records and no live transcriber
+    /// works; holds the start/stop gate meanwhile, so a new recording is not
+    /// mistaken for one. Tried again later when the database still refuses.
+    pub async fn finish_stranded(&self, state: &AppState) {
+        {
+            let stranded = self.stranded();
+            if stranded.ends.is_empty() && !stranded.rest {
+                return;
+            }
+        }
+        let _gate = self.gate.lock().await;
+        if self.current().is_some() || self.live.load(Ordering::SeqCst) > 0 {
+            return;
+        }
+        let sweeping = state.clone();
+        let done = tokio::task::spawn_blocking(move || recover::recover_interrupted(&sweeping));
+        if matches!(done.await, Ok(true)) {
+            *self.stranded() = Stranded::default();
+            tracing::info!("recordings stranded by a refused database write are finished");
         }
     }
 

@@ -15,24 +15,42 @@ use super::session::hand_over;
 use crate::clock::now_ms;
 use crate::state::AppState;
 
-pub fn recover_interrupted(state: &AppState) {
+/// Concludes every interrupted meeting; false when one could not be (the
+/// database refused, say on a full disk), to be tried again.
+pub fn recover_interrupted(state: &AppState) -> bool {
     let meetings = match state.store.interrupted_meetings() {
         Ok(meetings) => meetings,
         Err(error) => {
             tracing::error!(%error, "cannot look for interrupted recordings");
-            return;
+            return false;
         }
     };
+    let mut all = true;
     for meeting in meetings {
         let (rest, samples) = repaired_channels(state, &meeting);
         if meeting.status == MeetingStatus::Recording {
-            end_cut_off_recording(state, &meeting, samples);
+            let ended = match state.recorder.stranded_end(&meeting.id) {
+                // Stopped while running, its end not saved then: that end.
+                Some(end) => hand_over(state, &meeting.id, &end, end.error.as_deref()),
+                None => end_cut_off_recording(state, &meeting, samples),
+            };
+            if !ended {
+                all = false;
+                continue;
+            }
         }
-        tracing::info!(meeting_id = %meeting.id, "queued the untranscribed rest of a recording");
-        if let Err(error) = state.store.queue_rest(&meeting.id, &rest, now_ms()) {
-            tracing::error!(%error, meeting_id = %meeting.id, "cannot queue a recording's rest");
+        match state.store.queue_rest(&meeting.id, &rest, now_ms()) {
+            Ok(()) => {
+                tracing::info!(meeting_id = %meeting.id, "queued the untranscribed rest of a recording")
+            }
+            Err(error) => {
+                tracing::error!(%error, meeting_id = %meeting.id, "cannot queue a recording's rest");
+                all = false;
+            }
         }
     }
+    state.pipeline.wake();
+    all
 }
 
 /// Repairs each channel's file; returns what is left to transcribe and the
@@ -62,7 +80,7 @@ fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelR
     (rest, longest)
 }
 
-fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64) {
+fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64) -> bool {
     let duration_ms = (samples / 16) as i64;
     let message = format!(
         "The recording was cut off: the service stopped while recording. The {} of audio saved until then was recovered.",
@@ -74,5 +92,5 @@ fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64
         duration_ms,
         error: Some(message.clone()),
     };
-    hand_over(state, &meeting.id, &end, Some(&message));
+    hand_over(state, &meeting.id, &end, Some(&message))
 }

@@ -297,7 +297,10 @@ impl Parts {
             duration_ms: (longest / 16) as i64,
             error: message.clone(),
         };
-        hand_over(&state, &meeting.id, &end, message.as_deref());
+        if !hand_over(&state, &meeting.id, &end, message.as_deref()) {
+            // Finished by `Recorder::finish_stranded` once the database takes it.
+            state.recorder.strand(&meeting.id, end);
+        }
         // Only now may the live transcriber finish its queue: were it to finish
         // first, the meeting would reach `summarising` before `transcribing` and
         // `recording.stopped` would come after `meeting.updated`.
@@ -340,8 +343,14 @@ fn send_remote_first(live: &Sender<Utterance>, utterances: &mut Vec<Utterance>) 
 }
 
 /// Moves the meeting to `transcribing` and tells listeners; shared with
-/// crash recovery.
-pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: Option<&str>) {
+/// crash recovery. False when the database refused (a full disk, say): the
+/// person is told, and the caller leaves it to be finished later.
+pub fn hand_over(
+    state: &AppState,
+    meeting_id: &str,
+    end: &RecordingEnd,
+    error: Option<&str>,
+) -> bool {
     match state.store.end_recording(meeting_id, end, now_ms()) {
         Ok(meeting) => {
             if let Some(message) = error {
@@ -351,11 +360,20 @@ pub fn hand_over(state: &AppState, meeting_id: &str, end: &RecordingEnd, error: 
                 meeting_id: meeting_id.to_owned(),
                 status: meeting.status.as_str().to_owned(),
             }));
+            true
         }
         Err(failure) => {
             tracing::error!(meeting_id, error = %failure, "could not end the recording in the database");
-            let message = format!("could not save the end of the recording: {failure}");
+            let message = if crate::error::is_storage_full(&failure.to_string()) {
+                "The disk is full: the recording stopped, and its end could not be saved yet. \
+                 The audio captured until then is kept; the meeting is finished as soon as \
+                 there is space again."
+                    .to_string()
+            } else {
+                format!("could not save the end of the recording ({failure}); it is tried again")
+            };
             state.events.emit(Event::error(message, Some(meeting_id.to_owned())));
+            false
         }
     }
 }
