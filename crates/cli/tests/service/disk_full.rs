@@ -237,13 +237,13 @@ fn a_migration_that_does_not_fit_leaves_the_database_as_it_was() {
     std::fs::create_dir_all(&data).expect("data");
     let disk = SmallDisk::mount(&data, 8);
     // An older database with some weight (~1 MB of ledger rows).
-    let script = format!(
-        "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.executescript(sys.argv[3])\n\
-         c.executemany(\"INSERT INTO ledger (id, at, method, url, host, purpose, status, bytes_sent, bytes_received, duration_ms, outcome) VALUES (?, 1, 'GET', ?, 'h', 'p', 200, 1, 1, 1, 'ok')\", [(str(i), 'http://h/' + 'x' * 400) for i in range(2000)])\n\
-         c.execute('PRAGMA user_version = 2')\nc.commit()"
+    let script = concat!(
+        "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.executescript(sys.argv[3])\n",
+        "c.executemany(\"INSERT INTO ledger (id, at, method, url, host, purpose, status, bytes_sent, bytes_received, duration_ms, outcome) VALUES (?, 1, 'GET', ?, 'h', 'p', 200, 1, 1, 1, 'ok')\", [(str(i), 'http://h/' + 'x' * 400) for i in range(2000)])\n",
+        "c.execute('PRAGMA user_version = 2')\nc.commit()"
     );
     let made = Command::new("python3")
-        .args(["-c", &script])
+        .args(["-c", script])
         .arg(data.join("recorder.db"))
         .args(OLD_SCHEMA)
         .status()
