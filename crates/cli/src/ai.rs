@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use crate::commands::{connect, Channel, Context, Failure};
+use crate::context::{connect, Channel, Context, Failure};
 use crate::output;
 
 #[derive(Args)]

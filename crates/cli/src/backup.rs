@@ -8,7 +8,7 @@ use clap::Args;
 use recorder_backup::BackupError;
 use recorder_settings::{DataDir, Environment};
 
-use crate::commands::{Context, Failure};
+use crate::context::{Context, Failure};
 use crate::models::size;
 
 #[derive(Args)]

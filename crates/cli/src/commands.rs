@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use recorder_api_types::LicenseFile;
-use recorder_client::{Client, ClientError};
-use recorder_settings::{configured_api_port, DataDir, Environment};
+use recorder_client::Client;
 use serde_json::Value;
 
-use crate::output;
+use crate::context::{connect, Channel, Context, Failure};
+use crate::output::{self, JsonFlag};
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -61,13 +61,6 @@ pub enum Command {
     /// Write man pages and shell completions into DIR (for packages)
     #[command(hide = true)]
     WriteDocs { dir: PathBuf },
-}
-
-#[derive(Args)]
-pub struct JsonFlag {
-    /// Print JSON for scripts
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Subcommand)]
@@ -137,67 +130,6 @@ pub enum SettingsCommand {
 pub enum LicenseCommand {
     /// Install the licence in FILE (license.json format)
     Install { file: PathBuf },
-}
-
-pub struct Context {
-    pub data_dir: Option<PathBuf>,
-    pub port: Option<u16>,
-}
-
-/// A failed command: a one-line message and an exit code.
-pub struct Failure {
-    pub message: String,
-    pub exit_code: u8,
-}
-
-impl Failure {
-    pub fn general(error: impl std::fmt::Display) -> Self {
-        Failure { message: error.to_string(), exit_code: 1 }
-    }
-
-    /// A wrong use of the command line (exit code 2, as clap's own).
-    pub fn usage(message: impl std::fmt::Display) -> Self {
-        Failure { message: message.to_string(), exit_code: 2 }
-    }
-}
-
-impl From<ClientError> for Failure {
-    fn from(error: ClientError) -> Self {
-        let exit_code = match &error {
-            ClientError::Unreachable(_) => 3,
-            ClientError::Api { status: 404, .. } => 4,
-            _ => 1,
-        };
-        let message = match &error {
-            ClientError::Api { code, message, .. } => format!("{message} ({code})"),
-            other => other.to_string(),
-        };
-        Failure { message, exit_code }
-    }
-}
-
-pub(crate) enum Channel {
-    Api,
-    Person,
-}
-
-pub(crate) fn connect(context: &Context, channel: Channel) -> Result<Client, Failure> {
-    let environment = Environment::from_process();
-    let data_dir =
-        DataDir::resolve(context.data_dir.clone(), &environment).map_err(Failure::general)?;
-    let (path, name) = match channel {
-        Channel::Api => (data_dir.api_token(), "api_token"),
-        Channel::Person => (data_dir.ui_token(), "ui_token"),
-    };
-    let token = data_dir.read_token(&path).map_err(Failure::general)?.ok_or_else(|| Failure {
-        message: format!(
-            "no {name} in {}: start the service once with `recorder serve`",
-            data_dir.root().display()
-        ),
-        exit_code: 3,
-    })?;
-    let port = context.port.unwrap_or_else(|| configured_api_port(&data_dir.settings()));
-    Ok(Client::new(&format!("http://127.0.0.1:{port}"), &token)?)
 }
 
 pub async fn run(context: Context, command: Command) -> Result<(), Failure> {

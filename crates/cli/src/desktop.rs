@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use recorder_client::Client;
 use recorder_settings::Environment;
 
-use crate::commands::Failure;
+use crate::context::Failure;
 
 /// The desktop entry's file name; `xdg-mime` knows the handler by it.
 pub const ENTRY_NAME: &str = "recorder-url-handler.desktop";

@@ -12,7 +12,7 @@ use recorder_api_types::Meeting;
 use recorder_client::{Client, EventStream};
 use serde_json::json;
 
-use crate::commands::Failure;
+use crate::context::Failure;
 
 #[derive(Args)]
 pub struct ImportArgs {

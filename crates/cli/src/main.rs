@@ -6,6 +6,7 @@
 mod ai;
 mod backup;
 mod commands;
+mod context;
 mod desktop;
 mod import;
 mod models;
@@ -54,7 +55,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let context = commands::Context { data_dir: cli.data_dir, port: cli.port };
+    let context = context::Context { data_dir: cli.data_dir, port: cli.port };
     match runtime.block_on(commands::run(context, cli.command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

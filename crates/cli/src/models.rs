@@ -15,8 +15,9 @@ use recorder_stt::catalogue;
 use recorder_stt::convert::{convert_ct2, OutputType};
 use serde_json::json;
 
-use crate::commands::{connect, Channel, Context, Failure, JsonFlag};
+use crate::context::{connect, Channel, Context, Failure};
 use crate::output;
+use crate::output::JsonFlag;
 
 /// How often `install` asks the service how the download is going.
 const POLL_EVERY: Duration = Duration::from_millis(250);

@@ -5,7 +5,9 @@ use recorder_api_types::{Meeting, MeetingList, Pairings, PolicyReport, SearchRes
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::commands::Failure;
+use clap::Args;
+
+use crate::context::Failure;
 
 pub fn json<T: Serialize>(value: &T) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value).map_err(Failure::general)?;
@@ -207,4 +209,12 @@ pub fn clock(ms: i64) -> String {
     } else {
         format!("{m:02}:{s:02}")
     }
+}
+
+/// `--json` of the commands that print.
+#[derive(Args)]
+pub struct JsonFlag {
+    /// Print JSON for scripts
+    #[arg(long)]
+    pub json: bool,
 }

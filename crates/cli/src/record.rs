@@ -6,7 +6,7 @@ use recorder_api_types::{Marker, Meeting, PauseReply, StopReply};
 use recorder_client::Client;
 use serde_json::json;
 
-use crate::commands::{connect, Channel, Context, Failure};
+use crate::context::{connect, Channel, Context, Failure};
 use crate::output;
 
 #[derive(Subcommand)]

@@ -10,7 +10,7 @@ use recorder_service::{AddressInUse, Config, Service};
 use recorder_settings::{DataDir, Environment};
 use tokio_util::sync::CancellationToken;
 
-use crate::commands::{Context, Failure};
+use crate::context::{Context, Failure};
 
 #[derive(Args)]
 pub struct ServeArgs {

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use recorder_api_types::ErrorCode;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 
 /// A JSON body. Malformed JSON, wrong types and unknown fields are 400 with the
 /// field named; a body over the limit is 413. The content type is not required.
@@ -104,4 +104,19 @@ impl QueryMap {
             }),
         }
     }
+}
+
+/// Trimmed text of 1 to `max` characters without NUL, or 400 naming the field.
+/// (SQLite's text functions end a string at NUL, so "\u0000" would count as
+/// empty there.)
+pub fn text(field: &str, value: &str, max: usize) -> ApiResult<String> {
+    let value = value.trim();
+    let length = value.chars().count();
+    if length == 0 || length > max {
+        return Err(ApiError::invalid(format!("field `{field}` must have 1 to {max} characters")));
+    }
+    if value.contains('\0') {
+        return Err(ApiError::invalid(format!("field `{field}` must not contain NUL characters")));
+    }
+    Ok(value.to_string())
 }

@@ -6,6 +6,7 @@
 mod assets;
 mod clock;
 mod convert;
+mod engine;
 mod error;
 mod events;
 mod export;
@@ -127,7 +128,7 @@ impl Service {
             model_downloads: models::Downloads::default(),
             pipeline: pipeline::Pipeline::default(),
             retention: retention::Sweeper::default(),
-            engine: pipeline::SharedEngine::default(),
+            engine: engine::SharedEngine::default(),
             vad: models::vad::VadModel::default(),
             recorder: recording::Recorder::new(config.audio),
             store,

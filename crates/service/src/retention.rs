@@ -101,7 +101,7 @@ async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
     if deleted.await != Some(true) {
         return false;
     }
-    crate::handlers::meetings::remove_audio(state, id).await;
+    remove_meeting_folder(state, id).await;
     tracing::info!(meeting_id = id, "retention: deleted a meeting older than its retention");
     state.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id.to_owned() }));
     true
@@ -109,7 +109,7 @@ async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
 
 /// Removes one meeting's audio files and notes it; the meeting stays.
 async fn remove_audio(state: &AppState, id: &str, now: i64) -> bool {
-    crate::handlers::meetings::remove_audio(state, id).await;
+    remove_meeting_folder(state, id).await;
     let meeting_id = id.to_owned();
     let marked = blocking(state, "retention: noting removed audio", move |store| {
         store.mark_audio_removed(&meeting_id, now)
@@ -130,6 +130,24 @@ async fn blocking<T: Send + 'static>(
     work: impl FnOnce(&recorder_store::Store) -> recorder_store::StoreResult<T> + Send + 'static,
 ) -> Option<T> {
     state.db(move |store| work(store).map_err(|error| ApiError::internal(what, error))).await.ok()
+}
+
+/// Removes `meetings/<id>/` (after the rows are gone, or by retention). A failure is logged: the
+/// folder holds only this meeting's audio and nothing refers to it any more.
+pub async fn remove_meeting_folder(state: &AppState, id: &str) {
+    let folder = state.data_dir.meeting(id);
+    let result = tokio::task::spawn_blocking(move || match std::fs::remove_dir_all(&folder) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
+        _ => Ok(()),
+    })
+    .await;
+    match result {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            tracing::error!(%error, meeting_id = id, "could not remove the meeting's audio folder")
+        }
+        Err(error) => tracing::error!(%error, meeting_id = id, "audio removal task failed"),
+    }
 }
 
 #[cfg(test)]

@@ -19,8 +19,8 @@ use crate::assets;
 use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
 use crate::handlers::{
-    ai, audio, diagnostics, events, export, imports, meetings, models, pair, person, recording,
-    search, system, transcript,
+    ai, audio, diagnostics, events, export, import, imports, meetings, models, notes, pair, person,
+    recording, search, system, transcript,
 };
 use crate::state::AppState;
 
@@ -80,7 +80,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(events::events))
         .routes(routes!(pair::pair))
         .merge(gated(
-            OpenApiRouter::new().routes(routes!(recording::regenerate_notes)),
+            OpenApiRouter::new().routes(routes!(notes::regenerate_notes)),
             Requirement::PRO,
         ))
         .merge(gated(OpenApiRouter::new().routes(routes!(recording::prompt)), Requirement::PROMPT))
@@ -91,7 +91,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .routes(routes!(recording::marker)),
             Requirement::PRO_FOR_AGENTS,
         ))
-        .merge(gated(OpenApiRouter::new().routes(routes!(recording::import)), Requirement::IMPORT))
+        .merge(gated(OpenApiRouter::new().routes(routes!(import::import)), Requirement::IMPORT))
         .split_for_parts()
 }
 
@@ -123,7 +123,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/meetings/{id}/audio/reveal", post(audio::reveal))
         .route("/ui/meetings/{id}/audio/{channel}", get(audio::play))
         .route("/ui/logs", get(diagnostics::logs))
-        .route("/ui/import", post(recording::import))
+        .route("/ui/import", post(import::import))
         .route("/ui/imports", post(imports::upload).layer(DefaultBodyLimit::disable()))
         // The app's reads and edits: the `/v1` handlers, for the person's session.
         .route("/ui/health", get(system::health))
@@ -137,7 +137,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         )
         .route("/ui/meetings/{id}/transcript", get(transcript::get_transcript))
         .route("/ui/meetings/{id}/action_items/{item_id}", patch(meetings::patch_action_item))
-        .route("/ui/meetings/{id}/notes", post(recording::regenerate_notes).route_layer(pro))
+        .route("/ui/meetings/{id}/notes", post(notes::regenerate_notes).route_layer(pro))
         .route("/ui/recording/marker", post(recording::marker))
         .route("/ui/search", get(search::search))
         .route("/ui/ledger", get(system::ledger))

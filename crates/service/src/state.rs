@@ -50,7 +50,7 @@ pub struct Shared {
     /// Wakes the retention sweeper when retention settings or policy change.
     pub retention: crate::retention::Sweeper,
     /// The transcription engine shared by jobs and live recordings.
-    pub engine: crate::pipeline::SharedEngine,
+    pub engine: crate::engine::SharedEngine,
     /// The voice-activity model (Silero VAD when installed).
     pub vad: crate::models::vad::VadModel,
     /// The recording in progress, and the capture backend.

@@ -16,7 +16,7 @@ use recorder_api_types::{ErrorCode, Meeting};
 use tokio::io::AsyncWriteExt;
 
 use crate::error::{ApiError, ApiResult};
-use crate::handlers::recording::{
+use crate::handlers::import::{
     audio_extension, import_record, queue_transcription, ready_to_transcribe, MAX_IMPORT_BYTES,
 };
 use crate::state::AppState;

@@ -13,8 +13,8 @@ use recorder_store::{ListQuery, MeetingChanges};
 use crate::clock::now_ms;
 use crate::convert;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::text;
 use crate::extract::{ApiJson, QueryMap};
-use crate::handlers::recording::text;
 use crate::state::AppState;
 
 const DEFAULT_LIMIT: i64 = 50;
@@ -203,27 +203,9 @@ pub async fn delete_meeting(
             store.delete_meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
-    remove_audio(&state, &id).await;
+    crate::retention::remove_meeting_folder(&state, &id).await;
     state.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id }));
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Removes `meetings/<id>/` (after the rows are gone, or by retention). A failure is logged: the
-/// folder holds only this meeting's audio and nothing refers to it any more.
-pub(crate) async fn remove_audio(state: &AppState, id: &str) {
-    let folder = state.data_dir.meeting(id);
-    let result = tokio::task::spawn_blocking(move || match std::fs::remove_dir_all(&folder) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
-        _ => Ok(()),
-    })
-    .await;
-    match result {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) => {
-            tracing::error!(%error, meeting_id = id, "could not remove the meeting's audio folder")
-        }
-        Err(error) => tracing::error!(%error, meeting_id = id, "audio removal task failed"),
-    }
 }
 
 /// Tick or untick an action item.

@@ -42,7 +42,7 @@ pub async fn add_model(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ModelAddRequest>,
 ) -> ApiResult<(StatusCode, Json<ModelAdded>)> {
-    let source = crate::handlers::recording::resolve_import_path(
+    let source = crate::handlers::import::resolve_import_path(
         &request.path,
         state.environment.home.as_deref(),
     )?;

@@ -17,10 +17,11 @@ use serde_json::{json, Value};
 
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::text;
 use crate::extract::{parse_json, ApiJson, BodyBytes, QueryMap};
-use crate::handlers::recording::{start_spec_of, text};
 use crate::license;
 use crate::managed::SettingsChangeError;
+use crate::recording::prompts::start_spec_of;
 use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
 
@@ -275,7 +276,9 @@ pub async fn start_recording(
         Some(app) => text("source_app", app, 100)?,
         None => "recorder".to_owned(),
     };
-    crate::handlers::recording::start_recording(&state, source_app, request.title.as_deref()).await
+    let meeting =
+        crate::recording::start_recording(&state, source_app, request.title.as_deref()).await?;
+    Ok((StatusCode::CREATED, Json(crate::convert::meeting(meeting))))
 }
 
 /// `POST /ui/recording/stop`
@@ -307,7 +310,7 @@ pub async fn pending_prompts(State(state): State<AppState>) -> ApiResult<Json<Pe
             store.pending_prompts(now_ms()).map_err(|e| ApiError::internal("reading prompts", e))
         })
         .await?;
-    let prompts = records.iter().map(crate::handlers::recording::prompt_view).collect();
+    let prompts = records.iter().map(crate::recording::prompts::prompt_view).collect();
     Ok(Json(PendingPrompts { prompts }))
 }
 

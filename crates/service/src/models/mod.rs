@@ -11,6 +11,7 @@ use std::sync::Mutex;
 
 use recorder_api_types::{ActiveModelInfo, DownloadProgress, ErrorCode, ModelEntry, ModelList};
 use recorder_stt::catalogue::{self, CatalogueEntry};
+use recorder_stt::engine::SttError;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -27,6 +28,14 @@ pub struct ActiveModel {
 /// `RECORDER_MODEL_PATH`, else the installed file of the `transcription.model`
 /// setting (q8_0 preferred, then f16, then q5; or a custom `ggml-<name>.bin`).
 /// Costs a few `stat` calls. Fails with 503 `model_unavailable`.
+/// The shared engine's setup for a call now: the active model, the
+/// threads and language the settings ask for.
+pub fn engine_setup(state: &AppState) -> Result<crate::engine::Setup<'_>, SttError> {
+    let model = active_model(state).map_err(|error| SttError::Engine(error.message))?;
+    let settings = state.effective_settings();
+    Ok(crate::engine::Setup::new(model.path, model.name, &settings, &state.events))
+}
+
 pub fn active_model(state: &AppState) -> Result<ActiveModel, ApiError> {
     if let Some(path) = &state.environment.model_path {
         return from_environment(path);

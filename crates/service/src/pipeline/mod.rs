@@ -16,8 +16,6 @@ use tokio::sync::Notify;
 
 use crate::state::AppState;
 
-pub use transcribe::{EngineUser, SharedEngine};
-
 /// Runs of one job that may end with the service gone (a crash in the engine,
 /// say) before the job is given up with a `processing_error`.
 const MAX_ATTEMPTS: i64 = 3;

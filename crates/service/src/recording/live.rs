@@ -22,7 +22,8 @@ use recorder_stt::hallucination;
 use super::echo::EchoFilter;
 use super::partial::PartialLines;
 use crate::clock::now_ms;
-use crate::pipeline::EngineUser;
+use crate::engine::{configured_threads, EngineUser};
+use crate::models::engine_setup;
 use crate::state::AppState;
 
 /// How far each channel was transcribed live: after a failure the rest is
@@ -81,7 +82,8 @@ impl LiveTranscriber {
     /// has ended (the sender is dropped) and hands the meeting to notes; after
     /// an engine failure the untranscribed rest goes to the job queue instead.
     pub fn run(mut self, utterances: Receiver<Utterance>) {
-        if let Err(error) = self.state.engine.preload(&self.state) {
+        let loaded = engine_setup(&self.state).and_then(|setup| self.state.engine.preload(&setup));
+        if let Err(error) = loaded {
             self.fail(&error.to_string());
         }
         let worker = {
@@ -177,9 +179,14 @@ impl LiveTranscriber {
             self.partials.finished(utterance.channel, utterance.end_ms(), || {});
             return;
         }
-        let threads = Some(self.state.engine.live_threads(&self.state));
+        let settings = self.state.effective_settings();
+        let threads = Some(self.state.engine.live_threads(configured_threads(&settings)));
         let call = CallOptions { fit_window: true, threads, ..Default::default() };
-        let mut engine = EngineUser { state: &self.state, call };
+        let setup = match engine_setup(&self.state) {
+            Ok(setup) => setup,
+            Err(error) => return self.fail(&error.to_string()),
+        };
+        let mut engine = EngineUser { engine: &self.state.engine, setup, call };
         let began = Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {
             Ok(result) => result,

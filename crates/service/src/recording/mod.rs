@@ -9,6 +9,7 @@ mod echo;
 mod levels;
 mod live;
 mod partial;
+pub mod prompts;
 pub mod recover;
 mod session;
 
@@ -183,7 +184,7 @@ impl Recorder {
     /// Stops the recording and waits until it is handed to the job queue.
     pub async fn stop(&self) -> Result<String, ApiError> {
         let _gate = self.gate.lock().await;
-        let current = self.current().ok_or_else(crate::handlers::recording::not_recording)?;
+        let current = self.current().ok_or_else(not_recording)?;
         current.control.stop.store(true, Ordering::Relaxed);
         let mut concluded = current.concluded.clone();
         // An error only means the session is gone, which is what we wait for.
@@ -193,7 +194,7 @@ impl Recorder {
 
     /// Pauses or resumes; returns the meeting and whether this changed anything.
     pub fn pause(&self, paused: bool) -> Result<(String, bool), ApiError> {
-        let current = self.current().ok_or_else(crate::handlers::recording::not_recording)?;
+        let current = self.current().ok_or_else(not_recording)?;
         let before = current.control.paused.swap(paused, Ordering::Relaxed);
         Ok((current.meeting_id, before != paused))
     }
@@ -205,6 +206,26 @@ impl Recorder {
             *current = None;
         }
     }
+}
+
+pub fn not_recording() -> ApiError {
+    ApiError::new(recorder_api_types::ErrorCode::NotRecording, "nothing is being recorded")
+}
+
+/// Starts a recording for `source_app`, titled `title` (checked) or after
+/// the app: the API's start and the person's own button.
+pub async fn start_recording(
+    state: &AppState,
+    source_app: String,
+    title: Option<&str>,
+) -> Result<MeetingRecord, ApiError> {
+    let title = title.map(|t| crate::extract::text("title", t, 500)).transpose()?;
+    let spec = StartSpec {
+        title: title.unwrap_or_else(|| prompts::default_title(&source_app)),
+        source_app,
+        attendees: Vec::new(),
+    };
+    state.recorder.start(state, spec).await
 }
 
 pub fn already_recording() -> ApiError {
