@@ -42,6 +42,8 @@ pub struct Journal {
     out: BufWriter<File>,
     samples: u64,
     last_sync: Instant,
+    /// `samples` at the last sync.
+    synced_samples: u64,
 }
 
 impl Journal {
@@ -53,7 +55,13 @@ impl Journal {
         out.write_all(&header(0)).map_err(io)?;
         out.flush().map_err(io)?;
         out.get_ref().sync_all().map_err(io)?;
-        Ok(Journal { path: path.to_path_buf(), out, samples: 0, last_sync: Instant::now() })
+        Ok(Journal {
+            path: path.to_path_buf(),
+            out,
+            samples: 0,
+            last_sync: Instant::now(),
+            synced_samples: 0,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -65,7 +73,9 @@ impl Journal {
         self.samples
     }
 
-    /// Appends samples (clipped to 16 bits); syncs when a second has passed.
+    /// Appends samples (clipped to 16 bits); syncs when a second has passed
+    /// or a second of audio came in (audio played faster than real time, or
+    /// a backlog caught up, is as durable as live audio).
     pub fn append(&mut self, samples: &[f32]) -> Result<(), JournalError> {
         for sample in samples {
             let value = (sample.clamp(-1.0, 1.0) * i16::MAX as f32).round() as i16;
@@ -74,7 +84,8 @@ impl Journal {
                 .map_err(|e| JournalError::from_io(&self.path, e))?;
         }
         self.samples += samples.len() as u64;
-        if self.last_sync.elapsed() >= SYNC_EVERY {
+        let unsynced = self.samples - self.synced_samples;
+        if self.last_sync.elapsed() >= SYNC_EVERY || unsynced >= u64::from(RATE) {
             self.sync()?;
         }
         Ok(())
@@ -90,6 +101,7 @@ impl Journal {
         file.seek(SeekFrom::End(0)).map_err(io)?;
         file.sync_data().map_err(io)?;
         self.last_sync = Instant::now();
+        self.synced_samples = self.samples;
         Ok(())
     }
 
@@ -214,8 +226,24 @@ mod tests {
             ),
             samples: 0,
             last_sync: Instant::now(),
+            synced_samples: 0,
         };
         let error = journal.append(&tone(64)).and_then(|()| journal.sync()).expect_err("full");
         assert!(matches!(error, JournalError::DiskFull { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_second_of_audio_is_on_disk_however_fast_it_came() {
+        let folder = tempfile::tempdir().expect("temp");
+        let path = folder.path().join("mic.wav");
+        let mut journal = Journal::create(&path).expect("create");
+        // Four seconds of audio in a moment (audio played four times faster).
+        for _ in 0..4 {
+            journal.append(&tone(RATE as usize)).expect("append");
+        }
+        let on_disk = std::fs::metadata(&path).expect("metadata").len();
+        assert_eq!(on_disk, 44 + 4 * u64::from(RATE) * 2, "synced each second of audio");
+        let reader = hound::WavReader::open(&path).expect("a valid WAV without repair");
+        assert_eq!(reader.duration(), 4 * RATE);
     }
 }

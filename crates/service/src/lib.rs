@@ -15,6 +15,7 @@ mod folder_lock;
 mod guard;
 mod handlers;
 mod ledger;
+mod leftovers;
 mod license;
 mod logging;
 mod managed;
@@ -155,9 +156,7 @@ impl Service {
         let refresh = state.environment.policy_refresh();
         let started = std::time::SystemTime::now();
         let sweeper = state.clone();
-        tokio::task::spawn_blocking(move || {
-            handlers::imports::remove_unfinished_uploads(&sweeper, started)
-        });
+        tokio::task::spawn_blocking(move || leftovers::remove(&sweeper, started));
         let tasks = [
             tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
             tokio::spawn(tasks::expire_prompts(state.clone())),

@@ -5,7 +5,6 @@
 //! and format rules of `/v1/import` apply.
 
 use std::path::{Path as FsPath, PathBuf};
-use std::time::SystemTime;
 
 use axum::body::Body;
 use axum::extract::State;
@@ -81,38 +80,6 @@ async fn receive(body: Body, folder: &FsPath, target: &FsPath) -> ApiResult<()> 
         .map_err(|e| ApiError::internal("storing the upload", e))
 }
 
-/// After start-up, off the request path: removes what uploads cut off by a
-/// crash left behind, i.e. a folder holding an `original.*.part` file written
-/// before `started` whose meeting was never created. An upload that began
-/// since (its part file is newer) and a meeting's own folder are never touched.
-pub fn remove_unfinished_uploads(state: &AppState, started: SystemTime) {
-    let Ok(folders) = std::fs::read_dir(state.data_dir.meetings()) else { return };
-    for folder in folders.flatten().map(|entry| entry.path()) {
-        let Some(id) = folder.file_name().and_then(|name| name.to_str()).map(str::to_owned) else {
-            continue;
-        };
-        if !has_partial_upload(&folder, started) || state.store.meeting(&id).is_ok() {
-            continue;
-        }
-        match std::fs::remove_dir_all(&folder) {
-            Ok(()) => {
-                tracing::info!(folder = %folder.display(), "removed an upload cut off by a stop")
-            }
-            Err(error) => tracing::warn!(%error, "could not remove an unfinished upload"),
-        }
-    }
-}
-
-fn has_partial_upload(folder: &FsPath, before: SystemTime) -> bool {
-    let Ok(entries) = std::fs::read_dir(folder) else { return false };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let modified = entry.metadata().and_then(|m| m.modified()).unwrap_or(before);
-        name.starts_with("original.") && name.ends_with(".part") && modified < before
-    })
-}
-
 /// `X-File-Name`, percent-decoded, without any folder part.
 fn file_name(headers: &HeaderMap) -> ApiResult<String> {
     let raw = headers
@@ -146,19 +113,6 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(FILE_NAME_HEADER, value.parse().expect("header value"));
         headers
-    }
-
-    #[test]
-    fn only_part_files_older_than_the_start_count_as_cut_off() {
-        let folder = tempfile::tempdir().expect("temp dir");
-        let before_writing = SystemTime::now() - std::time::Duration::from_secs(60);
-        std::fs::write(folder.path().join("original.wav.part"), b"x").expect("part");
-        assert!(!has_partial_upload(folder.path(), before_writing), "an upload under way");
-        let later = SystemTime::now() + std::time::Duration::from_secs(60);
-        assert!(has_partial_upload(folder.path(), later), "left by an earlier run");
-        let done = tempfile::tempdir().expect("temp dir");
-        std::fs::write(done.path().join("original.wav"), b"x").expect("whole");
-        assert!(!has_partial_upload(done.path(), later), "a whole upload");
     }
 
     #[test]
