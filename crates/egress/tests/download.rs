@@ -5,31 +5,14 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use recorder_domain::LedgerEntry;
-use recorder_egress::{Egress, LedgerSink, Method, OutboundRequest, Verdict};
+use recorder_egress::{Egress, Method, OutboundRequest, Verdict};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use url::Url;
 
-#[derive(Default)]
-struct Memory(Mutex<Vec<LedgerEntry>>);
+use support::Memory;
 
-impl LedgerSink for Memory {
-    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
-        let mut entries = self.0.lock().expect("lock");
-        match entries.iter_mut().find(|written| written.id == entry.id) {
-            Some(written) => *written = entry.clone(),
-            None => entries.push(entry.clone()),
-        }
-        Ok(())
-    }
-}
-
-impl Memory {
-    fn entries(&self) -> Vec<LedgerEntry> {
-        self.0.lock().expect("lock").clone()
-    }
-}
+mod support;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {

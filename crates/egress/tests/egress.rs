@@ -10,19 +10,9 @@ use recorder_domain::LedgerEntry;
 use recorder_egress::{Egress, LedgerSink, Method, OutboundRequest, Verdict};
 use url::Url;
 
-#[derive(Default)]
-struct Memory(Mutex<Vec<LedgerEntry>>);
+use support::Memory;
 
-impl LedgerSink for Memory {
-    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
-        let mut entries = self.0.lock().expect("lock");
-        match entries.iter_mut().find(|written| written.id == entry.id) {
-            Some(written) => *written = entry.clone(),
-            None => entries.push(entry.clone()),
-        }
-        Ok(())
-    }
-}
+mod support;
 
 async fn server(hits: Arc<AtomicUsize>) -> String {
     let app = Router::new().route(
