@@ -467,6 +467,7 @@ class Soak:
         self.channel_states = Counter()
         self.live_lags = []            # (arrival, wall seconds after the line's end was played)
         self.first_progress = {}       # meeting id -> first transcription.progress (client 0)
+        self.ready_events = {}         # meeting id -> first meeting.ready (client 0)
         self.live_lines = Counter()    # channel -> segment.new before the stop
         self.live_upto = {}            # channel -> newest end (s of audio) before the stop
         self.meeting_ids = []
@@ -742,6 +743,10 @@ class Soak:
             if end and channel and meeting and meeting.group(1).decode() == self.recording_id:
                 said = self.rec_start[1] + int(end.group(1)) / 1000 / ARGS.speed
                 self.live_lags.append((time.monotonic(), time.monotonic() - said, channel.group(1).decode()))
+        if kind == "meeting.ready":
+            meeting = re.search(rb'"meeting_id":"([0-9a-f-]+)"', data)
+            if meeting:
+                self.ready_events.setdefault(meeting.group(1).decode(), time.monotonic())
         if kind == "transcription.progress":
             meeting = re.search(rb'"meeting_id":"([0-9a-f-]+)"', data)
             if meeting:
@@ -937,7 +942,10 @@ class Soak:
                 if meeting_id not in self.import_ready:
                     s, b = await call(self.service.port, self.service.api, "GET", f"/v1/meetings/{meeting_id}")
                     if s == 200 and json.loads(b)["status"] == "ready":
-                        self.import_ready[meeting_id] = time.monotonic() - queued
+                        # When it became ready: its `meeting.ready` event (client 0 sees
+                        # every event, replays included), else now.
+                        became = self.ready_events.get(meeting_id, time.monotonic())
+                        self.import_ready[meeting_id] = became - queued
             if self.final_status == "ready" and len(self.import_ready) == len(self.imports):
                 break
             if time.monotonic() - started > ARGS.drain_timeout:
@@ -1184,12 +1192,14 @@ def report(soak: Soak, journals, started_wall):
     w("## Imports and policy\n")
     ready_times = list(soak.import_ready.values())
     waits = [soak.first_progress[m] - q for m, q in soak.imports.items() if m in soak.first_progress]
-    w(f"- Imports during the recording: {len(soak.imports)} queued (202), {len(ready_times)} ready; "
-      f"queued → ready p50 {percentile(ready_times, 50):.0f} s, max {max(ready_times, default=float('nan')):.0f} s; "
-      f"queued → first `transcription.progress` p50 {percentile(waits, 50):.0f} s, "
-      f"max {max(waits, default=float('nan')):.0f} s (each clip {audio_seconds(soak.import_clip):.0f} s; "
-      "queued at " + ", ".join(f"{q - soak.rec_start[1]:.0f}" for q in soak.imports.values()) +
-      " s into the recording, which ended at " + f"{soak.rec_stop[0] - soak.rec_start[1]:.0f} s).")
+    each = ", ".join(
+        f"{q - soak.rec_start[1]:.0f} → " + (f"{soak.import_ready[m]:.0f}" if m in soak.import_ready else "not ready")
+        for m, q in soak.imports.items())
+    w(f"- Imports during the recording ({audio_seconds(soak.import_clip):.0f} s clips): {len(soak.imports)} queued "
+      f"(202), {len(ready_times)} ready; queued → `meeting.ready` p50 {percentile(ready_times, 50):.0f} s, "
+      f"max {max(ready_times, default=float('nan')):.0f} s; queued → first `transcription.progress` p50 "
+      f"{percentile(waits, 50):.0f} s, max {max(waits, default=float('nan')):.0f} s. Each (s into the recording, "
+      f"which ended at {soak.rec_stop[0] - soak.rec_start[1]:.0f} s → s to ready): {each}.")
     w(f"- Policy file rewritten {soak.policy_writes} times; the new value showed in `GET /v1/policy` "
       f"{len(soak.policy_lags)} times (p50 {percentile(soak.policy_lags, 50):.1f} s, max "
       f"{max(soak.policy_lags, default=float('nan')):.1f} s after the write), not within 5 s {soak.policy_missed} times.")
