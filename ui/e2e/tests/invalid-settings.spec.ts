@@ -25,6 +25,12 @@ test('an out-of-range value in settings.json is listed, its default applies, and
     await expect(page.getByRole('textbox', { name: 'Your name' })).toHaveValue('Ada');
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'settings-invalid-value.png'), fullPage: true });
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(notice).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'settings-invalid-value-400-dark.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(fs.readFileSync(file, 'utf8'), 'the service never rewrote the file').toBe(written);
 
     await notice.getByRole('link', { name: 'retention.delete_meetings_after_days' }).click();
