@@ -50,6 +50,15 @@ fn is_stray_temporary(name: &str, own_pid: u32) -> bool {
 
 fn remove_orphan_meeting_folders(state: &AppState, started: SystemTime) {
     let Ok(folders) = std::fs::read_dir(state.data_dir.meetings()) else { return };
+    // Every id in one query, not one per folder (a library has thousands).
+    let known: std::collections::HashSet<String> =
+        match recorder_store::meeting_ids_in(state.store.path()) {
+            Ok(ids) => ids.into_iter().collect(),
+            Err(error) => {
+                tracing::warn!(%error, "could not list meetings; folders without one are kept");
+                return;
+            }
+        };
     for folder in folders.flatten().map(|entry| entry.path()) {
         let Some(id) = folder.file_name().and_then(|name| name.to_str()).map(str::to_owned) else {
             continue;
@@ -57,9 +66,8 @@ fn remove_orphan_meeting_folders(state: &AppState, started: SystemTime) {
         if !folder.is_dir() || !untouched_since(&folder, started) {
             continue;
         }
-        match state.store.meeting(&id) {
-            Err(recorder_store::StoreError::NotFound) => {}
-            _ => continue, // a meeting's own folder, or the database could not say
+        if known.contains(&id) {
+            continue; // a meeting's own folder
         }
         match std::fs::remove_dir_all(&folder) {
             Ok(()) => {
