@@ -5,7 +5,7 @@
 //! sync at least; [`repair`] also keeps the samples written after it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -137,6 +137,19 @@ pub fn repair(path: &Path) -> Result<u64, JournalError> {
     Ok(data / 2)
 }
 
+/// Reads `len` samples from `start` (sample indices at 16 kHz) of a journal,
+/// open or closed, back as f32: the audio a backlog waited for on disk
+/// rather than in memory. Fails when the file does not hold them all yet.
+pub fn read_range(path: &Path, start: u64, len: usize) -> Result<Vec<f32>, JournalError> {
+    let io = |e| JournalError::from_io(path, e);
+    let mut file = File::open(path).map_err(io)?;
+    file.seek(SeekFrom::Start(HEADER_LEN + start * 2)).map_err(io)?;
+    let mut bytes = vec![0u8; len * 2];
+    file.read_exact(&mut bytes).map_err(io)?;
+    let scale = f32::from(i16::MAX);
+    Ok(bytes.chunks_exact(2).map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / scale).collect())
+}
+
 fn write_sizes(file: &mut File, data_bytes: u64) -> std::io::Result<()> {
     let data = u32::try_from(data_bytes).unwrap_or(u32::MAX - 36);
     file.seek(SeekFrom::Start(4))?;
@@ -184,6 +197,24 @@ mod tests {
         journal.append(&tone(8_000)).expect("append");
         assert_eq!(journal.finish().expect("finish"), 24_000);
         assert_eq!(hound::WavReader::open(&path).expect("wav").len(), 24_000);
+    }
+
+    #[test]
+    fn a_range_reads_back_what_was_written_and_refuses_what_was_not() {
+        let folder = tempfile::tempdir().expect("temp");
+        let path = folder.path().join("mic.wav");
+        let mut journal = Journal::create(&path).expect("create");
+        let written = tone(32_000);
+        journal.append(&written).expect("append");
+        journal.sync().expect("sync");
+        let read = read_range(&path, 16_000, 8_000).expect("in the file");
+        assert_eq!(read.len(), 8_000);
+        for (back, original) in read.iter().zip(&written[16_000..24_000]) {
+            assert!((back - original).abs() <= 1.0 / f32::from(i16::MAX), "{back} vs {original}");
+        }
+        let beyond = read_range(&path, 30_000, 4_000);
+        assert!(beyond.is_err(), "a range past the end is refused, not padded");
+        journal.finish().expect("finish");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The event bus: every event gets an increasing id, the last 1024 are kept for
 //! `Last-Event-ID` replay, and live subscribers receive them through a broadcast
-//! channel.
+//! channel of 256. A subscriber that falls further behind than that is closed
+//! while the events it missed are still kept, so its reconnect with
+//! `Last-Event-ID` replays them without a gap (unless 768 more came meanwhile).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -12,6 +14,8 @@ use tokio::sync::broadcast;
 use crate::clock::now_ms;
 
 const KEPT: usize = 1024;
+/// Smaller than [`KEPT`]: a lagging subscriber can still catch up by replay.
+const LIVE_BUFFER: usize = 256;
 
 /// One emitted event, already serialized once for every subscriber.
 #[derive(Debug)]
@@ -51,7 +55,7 @@ impl EventBus {
     /// Ids start at the current time in ms so they keep increasing across restarts
     /// and a `Last-Event-ID` from an earlier run never replays unrelated events.
     pub fn new() -> Self {
-        let (sender, _) = broadcast::channel(KEPT);
+        let (sender, _) = broadcast::channel(LIVE_BUFFER);
         EventBus {
             inner: Mutex::new(Ring { next_id: now_ms().max(1) as u64, kept: VecDeque::new() }),
             sender,
@@ -139,6 +143,25 @@ mod tests {
         assert!(received.json.contains(r#""data":{"model":"c"}"#), "{}", received.json);
         assert!(received.json.contains(r#""at":"#), "{}", received.json);
         assert!(received.id > all.replay[1].id);
+    }
+
+    #[test]
+    fn a_subscriber_too_far_behind_is_told_while_what_it_missed_is_still_kept() {
+        let bus = EventBus::new();
+        let mut slow = bus.subscribe(None).live;
+        bus.emit(model("first"));
+        let last_seen = slow.try_recv().expect("the first event").id;
+        for _ in 0..LIVE_BUFFER + 10 {
+            bus.emit(model("x"));
+        }
+        assert!(
+            matches!(slow.try_recv(), Err(broadcast::error::TryRecvError::Lagged(_))),
+            "the live feed says it fell behind (the stream then closes)"
+        );
+        let again = bus.subscribe(Some(last_seen));
+        let ids: Vec<u64> = again.replay.iter().map(|e| e.id).collect();
+        assert_eq!(ids.len(), LIVE_BUFFER + 10, "everything it missed is replayed");
+        assert_eq!(ids[0], last_seen + 1, "from the next one, no gap");
     }
 
     #[test]

@@ -618,3 +618,91 @@ async fn words_being_spoken_arrive_as_partial_lines_before_the_line() {
         assert!(!stale, "a partial after its line: {data} in {events:#?}");
     }
 }
+
+/// Ten sentences of the other side, each with a word to find, about 75 s.
+const LONG_CALL: [(&str, &str); 10] = [
+    ("budget", "First we looked at the budget for the next quarter and agreed it needs another review."),
+    ("garden", "Then Maria talked about the garden behind the office and how to keep it green all summer."),
+    ("coffee", "The coffee machine on the second floor is broken again and someone has to call the company."),
+    ("window", "Please keep the window in the meeting room closed when the heating is running in the morning."),
+    ("river", "The team walk along the river is planned for the last Friday of the month if it does not rain."),
+    ("printer", "The new printer arrives next week, so the old one can go back to the shop on Monday."),
+    ("holiday", "Everyone should enter their holiday plans in the calendar before the end of this month."),
+    ("train", "Peter will take the early train to the customer and bring the signed contract back with him."),
+    ("kitchen", "The kitchen will be cleaned on Thursday, so please take your food out of the fridge by then."),
+    ("football", "Finally, the football match against the sales team starts at six in the park near the station."),
+];
+
+/// Live transcription far behind the call (the ten sentences three times,
+/// about 225 s of speech, played at 100×)
+/// holds at most a minute of waiting audio in memory; the rest waits in the
+/// journal and is read back from the disk when its turn comes. The whole call
+/// is still transcribed live, nothing is handed to the job queue as a failure.
+#[tokio::test]
+async fn a_live_transcript_far_behind_reads_the_waiting_audio_back_from_the_disk() {
+    let folder = tempfile::tempdir().expect("temp");
+    let parts: Vec<PathBuf> = LONG_CALL
+        .iter()
+        .enumerate()
+        .map(|(at, (_, sentence))| {
+            let part = folder.path().join(format!("part{at}.wav"));
+            speech::speak_padded(sentence, &part, 0.5, 1.0);
+            part
+        })
+        .collect();
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    let thrice: Vec<&Path> = (0..3).flat_map(|_| parts.iter().map(PathBuf::as_path)).collect();
+    speech::concatenate(&thrice, &sys);
+    speech::silence(&mic, 240);
+    let call_ms = hound::WavReader::open(&sys).expect("wav").duration() as i64 / 16;
+    assert!(call_ms > 200_000, "minutes of speech: {call_ms} ms");
+    let service = TestService::start(BIN, recording_options(&mic, &sys, 100.0));
+    let mut stream = open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+
+    // Lines from the last quarter of the call arrive live, before the stop.
+    let live = events_until(
+        &mut stream,
+        |kind, data| {
+            kind == "segment.new" && data["start_ms"].as_i64().unwrap_or(0) > call_ms * 3 / 4
+        },
+        Duration::from_secs(300),
+    )
+    .await;
+    assert_eq!(count(&live, "error"), 0, "live transcription went on: {live:#?}");
+    let log = std::fs::read_to_string(service.data_dir().join("logs/recorder.log")).expect("log");
+    assert!(
+        log.contains("live transcription is behind: the audio waiting is read back from the disk"),
+        "the backlog went to the disk: {}",
+        log.lines().filter(|l| l.contains("live")).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
+    let meeting = wait_ready(&service, &id).await;
+    assert!(meeting["processing_error"].is_null(), "{meeting}");
+    let transcript = get(&service, &format!("/v1/meetings/{id}/transcript")).await.body;
+    let said = transcript["segments"]
+        .as_array()
+        .expect("segments")
+        .iter()
+        .filter(|s| s["channel"] == "sys")
+        .map(|s| s["text"].as_str().unwrap_or("").to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let heard: Vec<&str> =
+        LONG_CALL.iter().map(|(word, _)| *word).filter(|word| said.contains(word)).collect();
+    assert!(heard.len() >= 8, "the call's words, read back right: {heard:?} in {said}");
+    let last_minute: Vec<&str> = transcript["segments"]
+        .as_array()
+        .expect("segments")
+        .iter()
+        .filter(|s| s["channel"] == "sys" && s["start_ms"].as_i64().unwrap_or(0) > call_ms - 60_000)
+        .map(|s| s["text"].as_str().unwrap_or(""))
+        .collect();
+    let late = LONG_CALL[5..]
+        .iter()
+        .filter(|(word, _)| last_minute.join(" ").to_lowercase().contains(word))
+        .count();
+    assert!(late >= 4, "the last minute (read from the disk) is real speech: {last_minute:?}");
+}

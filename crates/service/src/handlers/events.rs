@@ -36,8 +36,8 @@ pub async fn events(
     let newest_replayed = subscription.replay.last().map(|event| event.id).unwrap_or(0);
     let retry = stream::once(async { Event::default().retry(Duration::from_millis(2000)) });
     let replay = stream::iter(subscription.replay).map(to_sse);
-    // A subscriber that falls more than the channel's capacity behind is closed; it
-    // reconnects with Last-Event-ID and catches up from the kept events.
+    // A subscriber that falls more than the channel's capacity (256) behind is
+    // closed; it reconnects with Last-Event-ID and catches up from the kept 1024.
     let live = BroadcastStream::new(subscription.live)
         .take_while(|item| {
             std::future::ready(!matches!(item, Err(BroadcastStreamRecvError::Lagged(_))))

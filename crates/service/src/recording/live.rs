@@ -2,13 +2,14 @@
 //! one at a time with the shared engine and published as `segment.new` while
 //! the call goes on. A microphone utterance never waits for the other side:
 //! an echo of the remote audio was already marked when it was cut (judged on
-//! the audio), and is dropped here; remote (`sys`) lines cut in the same tick
-//! go first, so their text can also catch an echo the audio did not.
+//! the audio), and is dropped here; a remote (`sys`) line overlapping it goes
+//! first, so its text can also catch an echo the audio did not. The queue's
+//! audio is bounded in memory ([`super::backlog`]): when live transcription
+//! falls behind, what waits is read back from the journal.
 //! Every line's wait is logged in parts (`live line`, debug level).
 
 use recorder_api_types::Event;
-use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,7 @@ use recorder_stt::engine::CallOptions;
 use recorder_stt::file::transcribe_chunk;
 use recorder_stt::hallucination;
 
+use super::backlog::{Backlog, Turn};
 use super::echo::EchoFilter;
 use super::partial::PartialLines;
 use crate::clock::now_ms;
@@ -54,7 +56,7 @@ pub struct LiveTranscriber {
     state: AppState,
     meeting_id: String,
     partials: Arc<PartialLines>,
-    queue: VecDeque<Utterance>,
+    backlog: Backlog,
     echo: EchoFilter,
     previous: [Option<String>; 2],
     covered: Covered,
@@ -65,11 +67,13 @@ pub struct LiveTranscriber {
 
 impl LiveTranscriber {
     pub fn new(state: AppState, meeting_id: String, partials: Arc<PartialLines>) -> Self {
+        let journal = |channel| state.data_dir.audio_file(&meeting_id, channel);
+        let backlog = Backlog::new(journal(Channel::Mic), journal(Channel::Sys));
         LiveTranscriber {
             state,
             meeting_id,
             partials,
-            queue: VecDeque::new(),
+            backlog,
             echo: EchoFilter::default(),
             previous: [None, None],
             covered: Covered::default(),
@@ -94,16 +98,10 @@ impl LiveTranscriber {
                 .spawn(move || super::partial::run_worker(state, meeting_id, partials))
         };
         let mut open = true;
-        while open || !self.queue.is_empty() {
+        let mut idle = true;
+        while open || !self.backlog.is_empty() {
             if open {
-                match utterances.recv_timeout(Duration::from_millis(100)) {
-                    Ok(utterance) => self.queue.push_back(utterance),
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => open = false,
-                }
-                while let Ok(utterance) = utterances.try_recv() {
-                    self.queue.push_back(utterance);
-                }
+                open = self.receive(&utterances, idle);
             }
             if self.state.shutdown.is_cancelled() && !self.failed {
                 // The service is ending: what is left is transcribed from the
@@ -112,18 +110,59 @@ impl LiveTranscriber {
                 self.failed = true;
             }
             if self.failed {
-                self.queue.clear();
-            } else if let Some(next) = self.next_ready() {
-                self.partials.set_final_busy(true);
-                self.transcribe(next);
-                self.partials.set_final_busy(!self.queue.is_empty());
+                self.backlog.clear();
+                idle = true;
+                continue;
             }
+            idle = !self.take_turn(open);
         }
         self.partials.close();
         if let Ok(worker) = worker {
             let _ = worker.join();
         }
         self.hand_over();
+    }
+
+    /// Moves what the capture side cut into the backlog: waits up to 100 ms
+    /// for it only when there is nothing to do. Returns whether capture goes on.
+    fn receive(&mut self, utterances: &Receiver<Utterance>, wait: bool) -> bool {
+        if wait {
+            match utterances.recv_timeout(Duration::from_millis(100)) {
+                Ok(utterance) => self.backlog.push(utterance),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return false,
+            }
+        }
+        loop {
+            match utterances.try_recv() {
+                Ok(utterance) => self.backlog.push(utterance),
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => return false,
+            }
+        }
+    }
+
+    /// Transcribes the next utterance, if one is ready. Returns whether it did
+    /// any work.
+    fn take_turn(&mut self, capturing: bool) -> bool {
+        match self.backlog.next() {
+            None => false,
+            Some(Turn::Ready(next)) => {
+                self.partials.set_final_busy(true);
+                self.transcribe(next);
+                self.partials.set_final_busy(!self.backlog.is_empty());
+                true
+            }
+            Some(Turn::NotOnDisk) if capturing => false,
+            Some(Turn::NotOnDisk) => {
+                self.fail("the audio waiting for it was not all on disk");
+                true
+            }
+            Some(Turn::Lost(error)) => {
+                self.fail(&format!("reading back the audio waiting for it failed: {error}"));
+                true
+            }
+        }
     }
 
     fn hand_over(&self) {
@@ -160,13 +199,6 @@ impl LiveTranscriber {
 
     fn audio_path(&self, channel: Channel) -> String {
         self.state.data_dir.audio_file(&self.meeting_id, channel).to_string_lossy().into_owned()
-    }
-
-    /// The next utterance to transcribe: remote lines first, then the
-    /// oldest microphone line.
-    fn next_ready(&mut self) -> Option<Utterance> {
-        let index = self.queue.iter().position(|u| u.channel == Channel::Sys).unwrap_or(0);
-        self.queue.remove(index)
     }
 
     fn transcribe(&mut self, utterance: Utterance) {

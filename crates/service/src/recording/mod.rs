@@ -5,6 +5,7 @@
 //! gone), the session thread concludes it the same way: files closed, the
 //! untranscribed rest of each channel queued as a job, `recording.stopped`.
 
+mod backlog;
 mod echo;
 mod levels;
 mod live;
