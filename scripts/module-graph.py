@@ -2,7 +2,9 @@
 """Which files of a crate import each other in a circle: reads `crate::` and
 `super::` paths in every .rs file under SRC, maps them to the file of the
 module they name, and prints the strongly connected groups of more than one
-file (Tarjan). Usage: scripts/module-graph.py crates/service/src [--edges]"""
+file (Tarjan). Usage: scripts/module-graph.py crates/service/src [--edges]
+[--check]; with --check it exits 1 when there is a circle (the tidy test
+`xtask/tests/dependencies.rs` runs it on `service` and `cli`)."""
 
 from __future__ import annotations
 
@@ -97,6 +99,8 @@ def main() -> None:
     if "--edges" in sys.argv:
         for m in sorted(files):
             print(f"  {name(m)} -> {', '.join(sorted(name(t) for t in edges[m]))}")
+    if "--check" in sys.argv and groups:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

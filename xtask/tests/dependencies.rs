@@ -1,6 +1,7 @@
 //! Tidy checks of the crates' dependencies: they point one way (down the
 //! layers ARCHITECTURE.md draws), the programs that are clients of the service
-//! reach data only through it, and no crate declares a dependency it never uses.
+//! reach data only through it, no crate declares a dependency it never uses,
+//! and inside `service` and `cli` no files import each other in a circle.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -159,4 +160,21 @@ fn no_crate_declares_a_dependency_it_does_not_use() {
         }
     }
     assert!(unused.is_empty(), "declared and never used: {unused:#?}");
+}
+
+/// ARCHITECTURE.md: no two files of `service` or `cli` import each other,
+/// directly or round a circle (`scripts/module-graph.py`, which prints them).
+#[test]
+fn files_of_the_service_and_the_cli_import_each_other_in_no_circle() {
+    for src in ["crates/service/src", "crates/cli/src"] {
+        let output = std::process::Command::new("python3")
+            .arg(root().join("scripts/module-graph.py"))
+            .arg(root().join(src))
+            .arg("--check")
+            .output()
+            .expect("python3 runs scripts/module-graph.py");
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{src}: {printed}");
+        assert!(printed.contains("no circles"), "{src}: {printed}");
+    }
 }

@@ -6,6 +6,7 @@
 //! credentials never reach the ledger or the logs.
 
 mod download;
+mod memory;
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
@@ -17,6 +18,7 @@ pub use reqwest::Method;
 use url::Url;
 
 pub use crate::download::DownloadOutcome;
+pub use crate::memory::MemoryLedger;
 
 /// Where ledger entries go (the service writes them to the database).
 pub trait LedgerSink: Send + Sync {

@@ -10,9 +10,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use url::Url;
 
-use support::Memory;
-
-mod support;
+use recorder_egress::MemoryLedger as Memory;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {

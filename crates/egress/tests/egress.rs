@@ -10,9 +10,7 @@ use recorder_domain::LedgerEntry;
 use recorder_egress::{Egress, LedgerSink, Method, OutboundRequest, Verdict};
 use url::Url;
 
-use support::Memory;
-
-mod support;
+use recorder_egress::MemoryLedger as Memory;
 
 async fn server(hits: Arc<AtomicUsize>) -> String {
     let app = Router::new().route(
@@ -54,7 +52,7 @@ async fn sent_blocked_and_failed_requests_are_all_in_the_ledger() {
         .await;
     assert!(failed.is_err());
 
-    let entries = ledger.0.lock().expect("lock").clone();
+    let entries = ledger.entries();
     let outcomes: Vec<&str> = entries.iter().map(|e| e.outcome.as_str()).collect();
     assert_eq!(outcomes, ["ok", "blocked", "error"]);
     let sent = &entries[0];
@@ -95,7 +93,7 @@ async fn a_pinned_request_reaches_only_its_pinned_address() {
     assert_eq!((response.status, response.body), (200, b"got 3".to_vec()));
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 
-    let entries = ledger.0.lock().expect("lock").clone();
+    let entries = ledger.entries();
     let outcomes: Vec<&str> = entries.iter().map(|e| e.outcome.as_str()).collect();
     assert_eq!(outcomes, ["error", "ok"]);
     assert_eq!(entries[1].host, "pinned.invalid");
@@ -123,7 +121,7 @@ async fn the_entry_is_written_before_the_request_leaves() {
                 // What the ledger held when the request arrived.
                 let (ledger, seen) = (ledger.clone(), seen.clone());
                 async move {
-                    seen.lock().expect("lock").extend(ledger.0.lock().expect("lock").clone());
+                    seen.lock().expect("lock").extend(ledger.entries());
                     "ok"
                 }
             }),
@@ -143,7 +141,7 @@ async fn the_entry_is_written_before_the_request_leaves() {
     let seen = seen_by_server.lock().expect("lock").clone();
     assert_eq!(seen.len(), 1, "the entry was on record when the request arrived");
     assert_eq!((seen[0].outcome.as_str(), seen[0].status), ("error", None));
-    let entries = ledger.0.lock().expect("lock").clone();
+    let entries = ledger.entries();
     assert_eq!(entries.len(), 1, "the outcome completed the same entry");
     assert_eq!((entries[0].id.as_str(), entries[0].outcome.as_str()), (seen[0].id.as_str(), "ok"));
     assert_eq!(entries[0].status, Some(200));

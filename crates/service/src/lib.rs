@@ -31,6 +31,7 @@ mod state;
 mod tasks;
 mod templates;
 mod tokens;
+mod wake;
 
 use std::collections::HashMap;
 use std::future::IntoFuture;
@@ -127,10 +128,13 @@ impl Service {
             credentials: Arc::new(credential_store(&data_dir, &config.environment)),
             egress,
             model_downloads: models::Downloads::default(),
-            pipeline: pipeline::Pipeline::default(),
-            retention: retention::Sweeper::default(),
+            pipeline: wake::Wake::default(),
+            retention: wake::Wake::default(),
             engine: engine::SharedEngine::default(),
-            vad: models::vad::VadModel::default(),
+            vad: models::vad::VadModel::new(
+                config.environment.vad_path.clone(),
+                &data_dir.models(),
+            ),
             recorder: recording::Recorder::new(config.audio),
             store,
             data_dir,

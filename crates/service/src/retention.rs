@@ -8,25 +8,12 @@ use std::time::Duration;
 
 use recorder_settings::Settings;
 use recorder_store::RetentionCutoffs;
-use tokio::sync::Notify;
 
 use crate::clock::now_ms;
 use crate::error::ApiError;
 use crate::state::AppState;
 
 const DAY_MS: i64 = 86_400_000;
-
-/// Wakes the sweeper before its next hourly run.
-#[derive(Default)]
-pub struct Sweeper {
-    wake: Notify,
-}
-
-impl Sweeper {
-    pub fn wake(&self) {
-        self.wake.notify_one();
-    }
-}
 
 /// What one sweep removed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -58,7 +45,7 @@ pub async fn run(state: AppState, period: Duration) {
         }
         tokio::select! {
             _ = state.shutdown.cancelled() => return,
-            _ = state.retention.wake.notified() => {}
+            _ = state.retention.notified() => {}
             _ = tokio::time::sleep(period) => {}
         }
     }

@@ -44,17 +44,17 @@ pub struct Shared {
     /// The one outbound HTTP client; its requests go to the Privacy Ledger.
     pub egress: recorder_egress::Egress,
     /// Transcription-model downloads in progress.
-    pub model_downloads: crate::models::Downloads,
+    pub model_downloads: crate::models::downloads::Downloads,
     /// Wakes the job worker when work is queued.
-    pub pipeline: crate::pipeline::Pipeline,
+    pub pipeline: crate::wake::Wake,
     /// Wakes the retention sweeper when retention settings or policy change.
-    pub retention: crate::retention::Sweeper,
+    pub retention: crate::wake::Wake,
     /// The transcription engine shared by jobs and live recordings.
     pub engine: crate::engine::SharedEngine,
     /// The voice-activity model (Silero VAD when installed).
     pub vad: crate::models::vad::VadModel,
     /// The recording in progress, and the capture backend.
-    pub recorder: crate::recording::Recorder,
+    pub recorder: crate::recording::recorder::Recorder,
     pub shutdown: CancellationToken,
 }
 

@@ -49,7 +49,7 @@ pub async fn finish_stranded_recordings(state: AppState) {
             _ = state.shutdown.cancelled() => return,
             _ = ticker.tick() => {}
         }
-        state.recorder.finish_stranded(&state).await;
+        crate::recording::finish_stranded(&state).await;
     }
 }
 

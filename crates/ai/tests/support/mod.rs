@@ -14,33 +14,15 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use recorder_ai::{generate, AiError, NotesRequest, ProviderConfig, ProviderKind};
-use recorder_domain::{LedgerEntry, NoteKind};
-use recorder_egress::{Egress, LedgerSink, Verdict};
+use recorder_domain::NoteKind;
+use recorder_egress::{Egress, Verdict};
 use recorder_notes::{Context, Generated, Line};
 use serde_json::Value;
 use url::Url;
 
 pub const KEY: &str = "sk-test-SECRET-4242";
 
-#[derive(Default)]
-pub struct Memory(Mutex<Vec<LedgerEntry>>);
-
-impl LedgerSink for Memory {
-    fn write(&self, entry: &LedgerEntry) -> Result<(), String> {
-        let mut entries = self.0.lock().expect("lock");
-        match entries.iter_mut().find(|written| written.id == entry.id) {
-            Some(written) => *written = entry.clone(),
-            None => entries.push(entry.clone()),
-        }
-        Ok(())
-    }
-}
-
-impl Memory {
-    pub fn entries(&self) -> Vec<LedgerEntry> {
-        self.0.lock().expect("lock").clone()
-    }
-}
+pub use recorder_egress::MemoryLedger as Memory;
 
 /// One request the stand-in received.
 #[derive(Debug, Clone)]

@@ -33,6 +33,7 @@ const AUDIO_EXTENSIONS: [&str; 14] = [
         (status = 413, body = ErrorBody, description = "payload_too_large or file_too_large"),
         (status = 415, body = ErrorBody, description = "unsupported_audio_format"),
         (status = 503, body = ErrorBody, description = "model_unavailable"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn import(

@@ -121,6 +121,7 @@ pub fn meeting_id(text: &str) -> ApiResult<String> {
         (status = 400, body = ErrorBody, description = "Invalid body; the message names the field"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn patch_meeting(
@@ -179,6 +180,7 @@ fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "meeting_busy: recording or transcribing"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn delete_meeting(
@@ -217,6 +219,7 @@ pub async fn delete_meeting(
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn patch_action_item(

@@ -25,6 +25,7 @@ use crate::state::AppState;
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "meeting_busy"),
         (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn regenerate_notes(

@@ -22,6 +22,7 @@ use crate::tokens::{generate_token, hash_token};
         (status = 401, body = ErrorBody, description = "invalid_pairing_code: wrong, expired or used"),
         (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 429, body = ErrorBody, description = "too_many_attempts: the code is now void"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ))]
 pub async fn pair(
     State(state): State<AppState>,

@@ -97,7 +97,7 @@ pub async fn answer_prompt(
     // recording, no model), the prompt stays pending and nothing is lost.
     let meeting_id = match answer {
         "decline" => None,
-        _ => Some(state.recorder.start(&state, start_spec_of(&prompt)).await?.id),
+        _ => Some(crate::recording::start(&state, start_spec_of(&prompt)).await?.id),
     };
     if answer == "always" {
         remember_app(&state, &prompt.source_app);

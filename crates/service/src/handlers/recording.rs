@@ -31,6 +31,7 @@ use crate::state::AppState;
         (status = 409, body = ErrorBody, description = "already_recording"),
         (status = 413, body = ErrorBody),
         (status = 503, body = ErrorBody, description = "model_unavailable or recording_unavailable (auto-record apps start at once)"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn prompt(
@@ -67,7 +68,7 @@ async fn start_without_asking(
     state: &AppState,
     record: PromptRecord,
 ) -> ApiResult<Json<PromptReply>> {
-    let meeting = state.recorder.start(state, start_spec_of(&record)).await?;
+    let meeting = crate::recording::start(state, start_spec_of(&record)).await?;
     let (prompt, meeting_id) = (record.clone(), meeting.id.clone());
     let prompt_id = state
         .db(move |store| {
@@ -122,6 +123,7 @@ fn prompt_record(request: PromptRequest) -> ApiResult<PromptRecord> {
         (status = 409, body = ErrorBody, description = "already_recording"),
         (status = 413, body = ErrorBody),
         (status = 503, body = ErrorBody, description = "model_unavailable, or recording_unavailable when a capture device cannot be opened"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn start(
@@ -159,6 +161,7 @@ pub async fn stop(State(state): State<AppState>) -> ApiResult<Json<StopReply>> {
         (status = 403, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "not_recording"),
         (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
 pub async fn marker(

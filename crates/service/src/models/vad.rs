@@ -3,16 +3,14 @@
 //! models add-vad`). Without them the energy gate is used, and the reason is
 //! logged once per reason. The weights are read again when the file changes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use recorder_stt::silero::{SileroModel, FILE_NAME};
 
-use crate::state::AppState;
-
-#[derive(Default)]
 pub struct VadModel {
+    path: PathBuf,
     cached: Mutex<Cached>,
 }
 
@@ -24,13 +22,15 @@ struct Cached {
 }
 
 impl VadModel {
+    /// The weights at `path` (`RECORDER_VAD_PATH`), else in `models_dir`.
+    pub fn new(path: Option<PathBuf>, models_dir: &Path) -> Self {
+        let path = path.unwrap_or_else(|| models_dir.join(FILE_NAME));
+        VadModel { path, cached: Mutex::default() }
+    }
+
     /// The Silero model to use now, or `None` for the energy gate.
-    pub fn get(&self, state: &AppState) -> Option<Arc<SileroModel>> {
-        let path = state
-            .environment
-            .vad_path
-            .clone()
-            .unwrap_or_else(|| state.data_dir.models().join(FILE_NAME));
+    pub fn get(&self) -> Option<Arc<SileroModel>> {
+        let path = self.path.clone();
         let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
         let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
         let key = Some((path.clone(), modified));

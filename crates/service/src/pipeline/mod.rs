@@ -11,26 +11,12 @@ mod transcribe;
 use recorder_api_types::Event;
 use std::time::Duration;
 
-use recorder_store::{JobKind, JobRecord};
-use tokio::sync::Notify;
-
 use crate::state::AppState;
+use recorder_store::{JobKind, JobRecord};
 
 /// Runs of one job that may end with the service gone (a crash in the engine,
 /// say) before the job is given up with a `processing_error`.
 const MAX_ATTEMPTS: i64 = 3;
-
-/// Wakes the worker when a job is queued.
-#[derive(Default)]
-pub struct Pipeline {
-    wake: Notify,
-}
-
-impl Pipeline {
-    pub fn wake(&self) {
-        self.wake.notify_one();
-    }
-}
 
 /// Works the queue until shutdown.
 pub async fn run(state: AppState) {
@@ -58,7 +44,7 @@ pub async fn run(state: AppState) {
 async fn wait(state: &AppState, at_most: Duration) {
     tokio::select! {
         _ = state.shutdown.cancelled() => {}
-        _ = state.pipeline.wake.notified() => {}
+        _ = state.pipeline.notified() => {}
         _ = tokio::time::sleep(at_most) => {}
     }
 }

@@ -81,7 +81,7 @@ fn transcribe(
     let mut end =
         TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
     let mut save_error = None;
-    let gate = Gate::best(state.vad.get(state).as_ref());
+    let gate = Gate::best(state.vad.get().as_ref());
     file::transcribe(stream.as_mut(), &mut engine, gate, job.resume_ms, |report| {
         end.language = end.language.take().or(report.language.clone());
         // The chunker pads the last frame; a header's length is exact.

@@ -112,7 +112,7 @@ fn open(
         .insert_meeting(meeting, now_ms())
         .map_err(|e| undo(ApiError::internal("saving the meeting", e)))?;
     let Capture { mic, sys, notices, guard } = capture;
-    let vad = state.vad.get(state);
+    let vad = state.vad.get();
     let mic = ChannelChain::new(Channel::Mic, mic, mic_journal, Gate::best(vad.as_ref()));
     let sys = ChannelChain::new(Channel::Sys, sys, sys_journal, Gate::best(vad.as_ref()));
     Ok((Devices { notices, _guard: guard }, mic, sys))
