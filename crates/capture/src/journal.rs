@@ -137,6 +137,13 @@ pub fn repair(path: &Path) -> Result<u64, JournalError> {
     Ok(data / 2)
 }
 
+/// Samples a journal holds on disk now (written out, if not yet synced):
+/// what [`read_range`] can read. `None` when the file cannot be read.
+pub fn samples_on_disk(path: &Path) -> Option<u64> {
+    let length = std::fs::metadata(path).ok()?.len();
+    Some(length.saturating_sub(HEADER_LEN) / 2)
+}
+
 /// Reads `len` samples from `start` (sample indices at 16 kHz) of a journal,
 /// open or closed, back as f32: the audio a backlog waited for on disk
 /// rather than in memory. Fails when the file does not hold them all yet.
@@ -212,6 +219,7 @@ mod tests {
         for (back, original) in read.iter().zip(&written[16_000..24_000]) {
             assert!((back - original).abs() <= 1.0 / f32::from(i16::MAX), "{back} vs {original}");
         }
+        assert_eq!(samples_on_disk(&path), Some(32_000));
         let beyond = read_range(&path, 30_000, 4_000);
         assert!(beyond.is_err(), "a range past the end is refused, not padded");
         journal.finish().expect("finish");

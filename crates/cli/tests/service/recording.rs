@@ -682,27 +682,29 @@ async fn a_live_transcript_far_behind_reads_the_waiting_audio_back_from_the_disk
     let meeting = wait_ready(&service, &id).await;
     assert!(meeting["processing_error"].is_null(), "{meeting}");
     let transcript = get(&service, &format!("/v1/meetings/{id}/transcript")).await.body;
-    let said = transcript["segments"]
+    let theirs: Vec<(i64, String)> = transcript["segments"]
         .as_array()
         .expect("segments")
         .iter()
         .filter(|s| s["channel"] == "sys")
-        .map(|s| s["text"].as_str().unwrap_or("").to_lowercase())
-        .collect::<Vec<_>>()
-        .join(" ");
+        .map(|s| {
+            let text = s["text"].as_str().unwrap_or("").to_lowercase();
+            (s["start_ms"].as_i64().unwrap_or(0), text)
+        })
+        .collect();
+    let said_after = |from_ms: i64| {
+        theirs
+            .iter()
+            .filter(|(start, _)| *start > from_ms)
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let said = said_after(-1);
     let heard: Vec<&str> =
         LONG_CALL.iter().map(|(word, _)| *word).filter(|word| said.contains(word)).collect();
     assert!(heard.len() >= 8, "the call's words, read back right: {heard:?} in {said}");
-    let last_minute: Vec<&str> = transcript["segments"]
-        .as_array()
-        .expect("segments")
-        .iter()
-        .filter(|s| s["channel"] == "sys" && s["start_ms"].as_i64().unwrap_or(0) > call_ms - 60_000)
-        .map(|s| s["text"].as_str().unwrap_or(""))
-        .collect();
-    let late = LONG_CALL[5..]
-        .iter()
-        .filter(|(word, _)| last_minute.join(" ").to_lowercase().contains(word))
-        .count();
+    let last_minute = said_after(call_ms - 60_000);
+    let late = LONG_CALL[5..].iter().filter(|(word, _)| last_minute.contains(word)).count();
     assert!(late >= 4, "the last minute (read from the disk) is real speech: {last_minute:?}");
 }

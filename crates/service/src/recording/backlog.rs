@@ -20,7 +20,6 @@ use recorder_domain::Channel;
 /// Audio held in memory by the queue, both channels together.
 pub const IN_MEMORY_MS: usize = 60_000;
 const SAMPLES_PER_MS: usize = 16;
-const HEADER_BYTES: u64 = 44;
 
 /// What the queue gives when asked for the next utterance.
 pub enum Turn {
@@ -114,8 +113,7 @@ impl Backlog {
             let at = usize::from(utterance.channel == Channel::Sys);
             (&self.journals[at], utterance.start_ms.max(0) as u64 * SAMPLES_PER_MS as u64)
         };
-        let needed = HEADER_BYTES + (start + len as u64) * 2;
-        if std::fs::metadata(path).is_ok_and(|m| m.len() < needed) {
+        if journal::samples_on_disk(path).is_some_and(|held| held < start + len as u64) {
             return Some(Turn::NotOnDisk);
         }
         let read = journal::read_range(path, start, len);
