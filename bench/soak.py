@@ -279,6 +279,15 @@ class Conn:
         return status, bytes(content)
 
 
+
+async def stopped(event: asyncio.Event, seconds: float) -> bool:
+    """Waits up to `seconds` for `event`; whether it was set."""
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
 async def call(port, token, method, path, body=None, timeout=60):
     """One request on a connection of its own."""
     conn = Conn(port)
@@ -622,10 +631,7 @@ class Soak:
             await self.sse_connection(client, lifetime)
             if self.stop_sse.is_set():
                 break
-            try:
-                await asyncio.wait_for(self.stop_sse.wait(), random.uniform(0, 2.0))
-            except asyncio.TimeoutError:
-                pass
+            await stopped(self.stop_sse, random.uniform(0, 2.0))
 
     async def sse_connection(self, client: SseClient, lifetime, until_id=None):
         """One connection, held for `lifetime` s (then dropped by us). One
@@ -664,10 +670,7 @@ class Soak:
             if conn.slow:
                 # Reads nothing for a while: the service's writes to it back up.
                 pause = min(ARGS.slow_pause, deadline - time.monotonic() - 1)
-                try:
-                    await asyncio.wait_for(self.stop_sse.wait(), max(0.0, pause))
-                except asyncio.TimeoutError:
-                    pass
+                await stopped(self.stop_sse, max(0.0, pause))
             buffer = b""
             while True:
                 part = await within(conn.chunk())
@@ -758,11 +761,8 @@ class Soak:
         conn = Conn(self.service.port)
         n = 0
         while not self.stop_load.is_set():
-            try:
-                await asyncio.wait_for(self.stop_load.wait(), ARGS.policy_every)
+            if await stopped(self.stop_load, ARGS.policy_every):
                 break
-            except asyncio.TimeoutError:
-                pass
             n += 1
             policy = POLICIES[n % 2]
             temp = self.policy_path.with_name(f".{self.policy_path.name}.tmp")
@@ -799,11 +799,8 @@ class Soak:
             return
         spacing = duration / (ARGS.imports + 1)
         for n in range(ARGS.imports):
-            try:
-                await asyncio.wait_for(self.stop_load.wait(), spacing)
+            if await stopped(self.stop_load, spacing):
                 return
-            except asyncio.TimeoutError:
-                pass
             started = time.perf_counter()
             try:
                 status, body = await call(self.service.port, self.service.api, "POST", "/v1/import",
@@ -824,19 +821,13 @@ class Soak:
             self.samples.append((time.monotonic() - self.soak_started, sample, ours))
             if builds_running():
                 self.builds_seen += 1
-            try:
-                await asyncio.wait_for(self.stop_sse.wait(), 2.0)
-            except asyncio.TimeoutError:
-                pass
+            await stopped(self.stop_sse, 2.0)
 
     async def progress(self, duration):
         last_requests, last_t = 0, time.monotonic()
         while not self.stop_load.is_set():
-            try:
-                await asyncio.wait_for(self.stop_load.wait(), 30)
+            if await stopped(self.stop_load, 30):
                 return
-            except asyncio.TimeoutError:
-                pass
             now = time.monotonic()
             rps = (self.stats.requests - last_requests) / (now - last_t)
             last_requests, last_t = self.stats.requests, now
@@ -850,11 +841,8 @@ class Soak:
     async def refresh_ids(self):
         """New meetings (imports) join the pool of ids the load picks from."""
         while not self.stop_load.is_set():
-            try:
-                await asyncio.wait_for(self.stop_load.wait(), 15)
+            if await stopped(self.stop_load, 15):
                 return
-            except asyncio.TimeoutError:
-                pass
             try:
                 ids = await self.all_meetings()
                 self.meeting_ids = [i for i in ids if i != self.recording_id]
