@@ -1,4 +1,4 @@
-# Sourced by scripts/test-model.sh and scripts/vad-model.sh: where downloaded
+# Sourced by scripts/test-model.sh, vad-model.sh and speaker-model.sh: where downloaded
 # and converted models are cached ($cache: target/test-models, or
 # $RECORDER_TEST_MODELS), the Python to run (.venv's when set up), and
 # `check FILE SHA256`, which deletes a download with the wrong checksum.

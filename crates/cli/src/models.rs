@@ -63,6 +63,10 @@ pub enum ModelsCommand {
     /// Install Silero VAD weights (from scripts/vad-model.sh) for voice activity
     #[command(name = "add-vad")]
     AddVad { path: PathBuf },
+    /// Install CAM++ speaker weights (from scripts/speaker-model.sh), which
+    /// tell the other side's speakers apart
+    #[command(name = "add-speakers")]
+    AddSpeakers { path: PathBuf },
     /// Make NAME the transcription model (sets transcription.model)
     Use { name: String },
     /// Remove the installed files of NAME
@@ -79,7 +83,8 @@ pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failur
         ModelsCommand::ImportCt2 { dirs, f16, name, force } => {
             import_ct2(context, dirs, f16, name, force).await
         }
-        ModelsCommand::AddVad { path } => add_vad(context, &path).await,
+        ModelsCommand::AddVad { path } => add_weights(context, &path, &SILERO).await,
+        ModelsCommand::AddSpeakers { path } => add_weights(context, &path, &CAMPLUSPLUS).await,
         ModelsCommand::Use { name } => use_model(&connect(context, Channel::Person)?, &name).await,
         ModelsCommand::Remove { name } => {
             let removal = connect(context, Channel::Person)?.remove_model(&name).await?;
@@ -278,24 +283,51 @@ async fn add(
     Ok(())
 }
 
-/// Checks that `path` holds Silero VAD weights, then copies them into the
-/// data folder, where the service picks them up at the next recording or job.
-async fn add_vad(context: &Context, path: &Path) -> Result<(), Failure> {
-    recorder_stt::silero::SileroModel::load(path).map_err(|error| {
-        Failure::general(format!("{error} (scripts/vad-model.sh makes the right file)"))
+/// Weights `recorder models add-…` installs.
+struct Weights {
+    what: &'static str,
+    script: &'static str,
+    file_name: &'static str,
+    uses: &'static str,
+    check: fn(&Path) -> Result<(), String>,
+}
+
+const SILERO: Weights = Weights {
+    what: "Silero VAD",
+    script: "scripts/vad-model.sh",
+    file_name: recorder_stt::silero::FILE_NAME,
+    uses: "recordings and imports use it from their next start",
+    check: |path| {
+        recorder_stt::silero::SileroModel::load(path).map(|_| ()).map_err(|e| e.to_string())
+    },
+};
+
+const CAMPLUSPLUS: Weights = Weights {
+    what: "the CAM++ speaker model",
+    script: "scripts/speaker-model.sh",
+    file_name: recorder_stt::speaker::campplus::FILE_NAME,
+    uses: "meetings finished from now on have their speakers told apart",
+    check: |path| recorder_stt::speaker::campplus::CamPlusPlus::load(path).map(|_| ()),
+};
+
+/// Checks that `path` holds the right weights, then copies them into the
+/// data folder, where the service picks them up when next needed.
+async fn add_weights(context: &Context, path: &Path, weights: &Weights) -> Result<(), Failure> {
+    (weights.check)(path).map_err(|error| {
+        Failure::general(format!("{error} ({} makes the right file)", weights.script))
     })?;
     let folder = data_dir(context)?.models();
     std::fs::create_dir_all(&folder).map_err(|error| {
         Failure::general(format!("cannot create {}: {error}", folder.display()))
     })?;
-    let target = folder.join(recorder_stt::silero::FILE_NAME);
+    let target = folder.join(weights.file_name);
     let (source, destination) = (path.to_path_buf(), target.clone());
     tokio::task::spawn_blocking(move || copy_atomically(&source, &destination))
         .await
         .map_err(Failure::general)?
         .map_err(|error| Failure::general(format!("cannot copy {}: {error}", path.display())))?;
-    println!("added Silero VAD ({})", target.display());
-    println!("recordings and imports use it from their next start");
+    println!("added {} ({})", weights.what, target.display());
+    println!("{}", weights.uses);
     Ok(())
 }
 

@@ -22,7 +22,7 @@ use crate::task::{
     clause_end, is_concrete, is_vague, skip_lead_ins, starts_with, stopped, trim_trailing, wording,
     FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
 };
-use crate::text::{deadline_start, is_calendar_word, tokens, words, Token};
+use crate::text::{deadline_start, is_calendar_word, is_stopword, tokens, words, Token};
 use crate::transcript::Sentence;
 use crate::{ActionItemDraft, Context};
 
@@ -135,28 +135,118 @@ const QUESTION_WORDS: &[&str] =
 const HANDOVER: &[&str] = &["have", "get", "ask"];
 const DESCRIBING: &[&str] = &["what", "whatever", "how", "why", "where", "if", "whether"];
 
+/// Object pronouns that make a commitment point back at something said before
+/// ("I'll draft it by Monday").
+const BACK_REFERENCES: &[&str] = &["it", "them", "that", "this", "one", "those", "these"];
+/// How many sentences back an acceptance looks for the request it answers,
+/// and how far a request looks for the person who answers it.
+const ANSWER_REACH: usize = 3;
+
+/// An item as found, before acceptances fold into the requests they answer.
+struct Found {
+    sentence: usize,
+    text: String,
+    owner: Owner,
+    request: bool,
+}
+
 /// Action items of the whole meeting, in spoken order, each wording once.
 pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemDraft> {
     let names = Names::new(sentences, context);
-    let mut seen = BTreeSet::new();
-    let mut items = Vec::new();
-    for sentence in sentences {
-        for (text, owner) in sentence_items(sentence, &names) {
-            if seen.insert(words(&text).join(" ")) {
-                let owner = resolve(owner, &sentence.speaker, context);
-                items.push(ActionItemDraft { text, owner });
+    let mut found: Vec<Found> = Vec::new();
+    for (index, sentence) in sentences.iter().enumerate() {
+        for (text, owner, kind) in sentence_items(sentence, &names) {
+            if kind == Kind::FirstPerson && owner == Owner::Speaker && refers_back(&text) {
+                accept(&mut found, sentences, index, &text);
+                continue;
             }
+            found.push(Found { sentence: index, text, owner, request: kind == Kind::Request });
         }
     }
-    items
+    let mut seen = BTreeSet::new();
+    let repeated: Vec<bool> = found.iter().map(|item| said_in_full(&found, item)).collect();
+    found
+        .into_iter()
+        .zip(repeated)
+        .filter(|(item, repeated)| !repeated && seen.insert(words(&item.text).join(" ")))
+        .map(|(item, _)| item)
+        .map(|item| ActionItemDraft {
+            owner: resolve(item.owner, item.sentence, sentences, context),
+            text: item.text,
+        })
+        .collect()
 }
 
-fn resolve(owner: Owner, speaker: &str, context: &Context) -> String {
+/// "Draft it by Monday": a task whose object is a pronoun.
+fn refers_back(text: &str) -> bool {
+    words(text).get(1).is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
+}
+
+/// "Could you draft an agenda?" — "Sure, I'll draft it by Monday.": the
+/// request of another speaker just before is this speaker's, with the
+/// deadline they gave. A commitment that says more than its pronoun ("test
+/// it on a copy of production") is a task of its own too; one that says
+/// nothing more and answers no request ("send it after this call") is not.
+fn accept(found: &mut Vec<Found>, sentences: &[Sentence], index: usize, text: &str) {
+    let speaker = &sentences[index].speaker;
+    let tokens = tokens(text);
+    let norms: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+    let deadline_at = deadline_start(&norms);
+    let says_more = norms[2..deadline_at.unwrap_or(norms.len()).max(2)]
+        .iter()
+        .filter(|w| !is_stopword(w) && !is_calendar_word(w))
+        .count()
+        >= 2;
+    let answered = found.iter_mut().rev().find(|item| {
+        item.request
+            && index - item.sentence <= ANSWER_REACH
+            && sentences[item.sentence].speaker != *speaker
+    });
+    if let Some(request) = answered {
+        request.owner = Owner::Named(speaker.clone());
+        let request_norms = words(&request.text);
+        let request_norms: Vec<&str> = request_norms.iter().map(String::as_str).collect();
+        let dated = deadline_at.is_some_and(|at| norms[at..].iter().any(|w| is_date(w)));
+        if let (false, true, Some(at), None) =
+            (says_more, dated, deadline_at, deadline_start(&request_norms))
+        {
+            let deadline: Vec<&str> = tokens[at..].iter().map(|t| t.raw.as_str()).collect();
+            request.text = format!("{} {}", request.text, deadline.join(" "));
+        }
+    }
+    if says_more {
+        let text = text.to_owned();
+        found.push(Found { sentence: index, text, owner: Owner::Speaker, request: false });
+    }
+}
+
+/// A word that dates a deadline ("Monday", "tomorrow", "week"), unlike "after
+/// this call", which only makes sense where it was said.
+fn is_date(word: &str) -> bool {
+    is_calendar_word(word)
+        || matches!(word, "today" | "tonight" | "tomorrow" | "week" | "weekend" | "month" | "eod")
+}
+
+/// A task with a pronoun for its object ("we should split it in two") that a
+/// nearby task with the same verb says in full ("split the search story") is
+/// that task said twice.
+fn said_in_full(found: &[Found], item: &Found) -> bool {
+    let verb = words(&item.text).first().cloned();
+    refers_back(&item.text)
+        && found.iter().any(|other| {
+            other.sentence.abs_diff(item.sentence) <= ANSWER_REACH
+                && !refers_back(&other.text)
+                && words(&other.text).first() == verb.as_ref()
+        })
+}
+
+fn resolve(owner: Owner, index: usize, sentences: &[Sentence], context: &Context) -> String {
+    let speaker = &sentences[index].speaker;
     match owner {
         Owner::Speaker => speaker.to_string(),
         Owner::Everyone => "Everyone".to_string(),
         Owner::Named(name) => name,
-        Owner::OtherParty => {
+        Owner::OtherParty => answerer(index, sentences).unwrap_or_else(|| {
             let user = context.user_name.trim();
             let user = if user.is_empty() { "Me" } else { user };
             if speaker.trim().eq_ignore_ascii_case(user) {
@@ -164,11 +254,21 @@ fn resolve(owner: Owner, speaker: &str, context: &Context) -> String {
             } else {
                 user.to_string()
             }
-        }
+        }),
     }
 }
 
-fn sentence_items(sentence: &Sentence, names: &Names) -> Vec<(String, Owner)> {
+/// Who a request without a name was put to: the next other speaker (who
+/// answers it), else the one who spoke last before it.
+fn answerer(index: usize, sentences: &[Sentence]) -> Option<String> {
+    let speaker = &sentences[index].speaker;
+    let other = |s: &&Sentence| s.speaker != *speaker;
+    let next = sentences[index + 1..].iter().take(ANSWER_REACH).find(other);
+    let before = sentences[..index].iter().rev().take(ANSWER_REACH).find(other);
+    next.or(before).map(|s| s.speaker.clone())
+}
+
+fn sentence_items(sentence: &Sentence, names: &Names) -> Vec<(String, Owner, Kind)> {
     let tokens = tokens(&sentence.text);
     let mut hits: Vec<Hit> = Vec::new();
     let mut at = 0;
@@ -186,7 +286,7 @@ fn sentence_items(sentence: &Sentence, names: &Names) -> Vec<(String, Owner)> {
     for (n, hit) in hits.iter().enumerate() {
         let limit = hits.get(n + 1).map_or(tokens.len(), |next| next.start);
         let end = clause_end(&tokens, hit.body, limit);
-        items.extend(item(&tokens, hit, end, previous_end, names));
+        items.extend(item(&tokens, hit, end, previous_end, names).map(|(t, o)| (t, o, hit.kind)));
         previous_end = end;
     }
     items
@@ -331,6 +431,12 @@ fn item(
         Kind::Marker => "",
     };
     if norms.len() < 2 || is_vague(&norms) || stopped(stops, &norms) {
+        return None;
+    }
+    // "Would you sign it if they match the price?" asks about a maybe.
+    let would =
+        (hit.start..=hit.start + 1).any(|k| tokens.get(k).is_some_and(|t| t.norm == "would"));
+    if hit.kind == Kind::Request && would && norms.contains(&"if") {
         return None;
     }
     if hit.weak && !is_concrete(&norms, hit.kind == Kind::Team) {

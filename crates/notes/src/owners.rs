@@ -121,6 +121,14 @@ fn is_name_word(word: &str) -> bool {
 }
 
 /// The name words of an attendee entry: "Alice Smith <alice@x.io>", "bob.jones@x.io", "Carol".
+/// A speaker label that is a person's name.
+fn is_named_speaker(label: &str) -> bool {
+    let generic = label.eq_ignore_ascii_case("them")
+        || label.eq_ignore_ascii_case("everyone")
+        || label.strip_prefix("Speaker ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+    !generic && !label.trim().is_empty()
+}
+
 fn attendee_words(attendee: &str) -> Vec<String> {
     let shown = attendee.split('<').next().unwrap_or_default().trim();
     let shown = if shown.is_empty() { attendee.trim_matches(['<', '>', ' ']) } else { shown };
@@ -159,6 +167,13 @@ impl Names {
         let mut attendees: BTreeSet<String> =
             context.attendees.iter().flat_map(|attendee| attendee_words(attendee)).collect();
         attendees.extend(attendee_words(&context.user_name));
+        // Speakers the person named ("Dana"), not the labels "Them" or "Speaker 2".
+        attendees.extend(
+            sentences
+                .iter()
+                .filter(|s| is_named_speaker(&s.speaker))
+                .flat_map(|s| attendee_words(&s.speaker)),
+        );
         let tokenised: Vec<Vec<Token>> = sentences.iter().map(|s| tokens(&s.text)).collect();
         let lowercase = tokenised
             .iter()

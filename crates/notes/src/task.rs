@@ -76,9 +76,10 @@ const TASK_VERBS: &str =
     document circulate publish ship deploy release test order buy hire invite loop check \
     confirm circle investigate migrate reserve arrange post upload deliver collect gather \
     compile sign approve merge renew cancel notify inform announce outline decide complete \
-    clean forward";
+    clean forward add ask tell talk move reply propose split pick convert increase present \
+    rehearse compare shorten remove rename refund resolve escalate research";
 /// Verbs that would be discussion in the meeting itself, so not team tasks by themselves.
-const MEETING_VERBS: &str = "review check decide investigate plan outline";
+const MEETING_VERBS: &str = "review check decide investigate plan outline talk discuss";
 /// Tasks this vague are not worth a checkbox.
 const VAGUE: &str = "do it that this handle take one them so too";
 

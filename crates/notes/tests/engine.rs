@@ -290,3 +290,69 @@ fn output_is_deterministic() {
     }
     assert_eq!(action_items(&lines, &context()), action_items(&lines, &context()));
 }
+
+/// A call whose other side was told apart and named (issue 18).
+fn named(turns: &[(&str, &str)]) -> Vec<ActionItemDraft> {
+    let context = Context { user_name: "Me".into(), ..Context::default() };
+    action_items(&script(turns), &context)
+}
+
+#[test]
+fn a_request_without_a_name_is_owned_by_the_speaker_who_answers_it() {
+    let items = named(&[
+        ("Dana", "Marketing wants the launch moved."),
+        ("Dana", "Could you fix the payment bug by next Friday?"),
+        ("Eli", "Sure, that is fine."),
+    ]);
+    assert_eq!(owner_of(&items, "Fix the payment bug"), "Eli");
+}
+
+#[test]
+fn a_name_a_speaker_was_given_is_a_name_requests_are_addressed_to() {
+    let items = named(&[
+        ("Omar", "Karen, could you review the security document this week?"),
+        ("Omar", "Lunch is at noon."),
+        ("Karen", "The document is still a draft."),
+    ]);
+    assert_eq!(owner_of(&items, "Review the security document"), "Karen");
+}
+
+#[test]
+fn an_answer_with_a_pronoun_gives_the_request_its_owner_and_deadline_not_a_second_item() {
+    let items = named(&[
+        ("Grace", "Could you draft an agenda for the webinar?"),
+        ("Hugo", "Sure, I'll draft it by Monday."),
+        ("Grace", "Send it right after this call."),
+    ]);
+    assert_eq!(items.len(), 1, "{items:#?}");
+    assert_eq!(items[0].text, "Draft an agenda for the webinar by Monday");
+    assert_eq!(items[0].owner, "Hugo");
+}
+
+#[test]
+fn a_commitment_that_says_more_than_its_pronoun_is_a_task_of_its_own() {
+    let items = named(&[
+        ("Anya", "Felix, could you convert the dates before we run it again?"),
+        ("Felix", "Yes. I'm going to test it on a copy of production first."),
+        ("Felix", "I'll send it after this call."),
+    ]);
+    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["Convert the dates before we run it again", "Test it on a copy of production first"]
+    );
+    assert!(items.iter().all(|i| i.owner == "Felix"), "{items:#?}");
+}
+
+#[test]
+fn hypothetical_questions_and_a_task_said_again_in_full_are_not_items() {
+    let items = named(&[
+        ("Pete", "Would you sign the renewal if they match last year's price?"),
+        ("Olga", "Probably."),
+        ("Ben", "The search story is too big. We should split it in two."),
+        ("Ivy", "Ben, could you split the search story after the meeting?"),
+    ]);
+    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(texts, ["Split the search story after the meeting"], "{items:#?}");
+    assert_eq!(items[0].owner, "Ben");
+}

@@ -51,7 +51,7 @@ pub fn marker(record: MarkerRecord) -> api::Marker {
 
 pub fn segment(record: SegmentRecord, user_name: &str) -> api::Segment {
     api::Segment {
-        speaker: record.channel.speaker(user_name),
+        speaker: record.speaker_name(user_name),
         channel: record.channel.as_str().to_string(),
         start_ms: record.start_ms,
         end_ms: record.end_ms,
@@ -73,11 +73,11 @@ pub fn search_result(hit: SearchHit, user_name: &str) -> api::SearchResult {
         snippet,
     };
     match hit.source {
-        HitSource::Transcript { start_ms, end_ms, channel } => {
+        HitSource::Transcript { start_ms, end_ms, channel, speaker } => {
             result.source = "transcript".into();
             result.start_ms = Some(start_ms);
             result.end_ms = Some(end_ms);
-            result.speaker = Some(channel.speaker(user_name));
+            result.speaker = Some(speaker.unwrap_or_else(|| channel.speaker(user_name)));
         }
         HitSource::Note { note_id } => {
             result.source = "note".into();

@@ -87,7 +87,7 @@ fn export_meeting(store: &Store, user_name: &str, id: &str) -> Result<ExportMeet
         segments: segments
             .into_iter()
             .map(|segment| ExportSegment {
-                speaker: segment.channel.speaker(user_name),
+                speaker: segment.speaker_name(user_name),
                 start_ms: segment.start_ms,
                 end_ms: segment.end_ms,
                 text: segment.text,

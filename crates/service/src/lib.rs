@@ -131,9 +131,17 @@ impl Service {
             pipeline: wake::Wake::default(),
             retention: wake::Wake::default(),
             engine: engine::SharedEngine::default(),
-            vad: models::vad::VadModel::new(
+            vad: models::weights::VadModel::new(
+                &models::weights::VAD,
                 config.environment.vad_path.clone(),
                 &data_dir.models(),
+                recorder_stt::silero::FILE_NAME,
+            ),
+            speakers: models::weights::SpeakerModel::new(
+                &models::weights::SPEAKERS,
+                config.environment.speaker_model_path.clone(),
+                &data_dir.models(),
+                recorder_stt::speaker::campplus::FILE_NAME,
             ),
             recorder: recording::Recorder::new(config.audio),
             store,

@@ -20,7 +20,7 @@ use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
 use crate::handlers::{
     ai, audio, diagnostics, events, export, import, imports, meetings, models, notes, pair, person,
-    recording, search, system, transcript,
+    recording, search, speakers, system, transcript,
 };
 use crate::state::AppState;
 
@@ -42,6 +42,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::LoginLink, recorder_api_types::LoginLinkRequest,
         recorder_api_types::ModelAddRequest,
         recorder_api_types::ModelAdded,
+        recorder_api_types::VoiceList, recorder_api_types::Voice,
     )),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
 )]
@@ -71,6 +72,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(meetings::get_meeting, meetings::patch_meeting, meetings::delete_meeting))
         .routes(routes!(transcript::get_transcript))
         .routes(routes!(meetings::patch_action_item))
+        .routes(routes!(speakers::get_speakers, speakers::patch_speakers))
         .routes(routes!(search::search))
         .routes(routes!(system::ledger))
         .routes(routes!(system::settings))
@@ -137,6 +139,12 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         )
         .route("/ui/meetings/{id}/transcript", get(transcript::get_transcript))
         .route("/ui/meetings/{id}/action_items/{item_id}", patch(meetings::patch_action_item))
+        .route(
+            "/ui/meetings/{id}/speakers",
+            get(speakers::get_speakers).patch(speakers::patch_speakers),
+        )
+        .route("/ui/voices", get(speakers::list_voices))
+        .route("/ui/voices/{id}", delete(speakers::delete_voice))
         .route("/ui/meetings/{id}/notes", post(notes::regenerate_notes).route_layer(pro))
         .route("/ui/recording/marker", post(recording::marker))
         .route("/ui/search", get(search::search))

@@ -52,7 +52,8 @@ pub struct Shared {
     /// The transcription engine shared by jobs and live recordings.
     pub engine: crate::engine::SharedEngine,
     /// The voice-activity model (Silero VAD when installed).
-    pub vad: crate::models::vad::VadModel,
+    pub vad: crate::models::weights::VadModel,
+    pub speakers: crate::models::weights::SpeakerModel,
     /// The recording in progress, and the capture backend.
     pub recorder: crate::recording::recorder::Recorder,
     pub shutdown: CancellationToken,

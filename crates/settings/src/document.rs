@@ -78,6 +78,15 @@ pub struct Transcription {
     /// words). Beyond the contract's keys; live lines are always greedy.
     #[serde(default)]
     pub decoding: Option<String>,
+    /// Keep the voices the person names, only on this machine, to recognise
+    /// them in later meetings (Settings → Speakers lists and forgets them).
+    /// Beyond the contract's keys; on unless turned off.
+    #[serde(default = "on")]
+    pub remember_voices: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 pub const DECODINGS: [&str; 2] = ["greedy", "beam"];
@@ -92,7 +101,7 @@ pub fn defaults() -> Value {
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },
         "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
-        "transcription": { "model": "base.en", "threads": null }
+        "transcription": { "model": "base.en", "threads": null, "remember_voices": true }
     })
 }
 

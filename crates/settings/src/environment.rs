@@ -17,6 +17,9 @@ pub struct Environment {
     /// `RECORDER_VAD_PATH`: Silero VAD weights to use instead of the data
     /// folder's `models/silero-vad.safetensors`.
     pub vad_path: Option<PathBuf>,
+    /// `RECORDER_SPEAKER_MODEL_PATH`: CAM++ speaker weights to use instead of
+    /// the data folder's `models/speaker-campplus.safetensors`.
+    pub speaker_model_path: Option<PathBuf>,
     /// `RECORDER_MODEL_BASE_URL`: where `recorder models install` downloads from
     /// instead of the public catalogue (a mirror, or a test server).
     pub model_base_url: Option<String>,
@@ -52,6 +55,7 @@ impl Environment {
             policy_refresh_secs: text("RECORDER_POLICY_REFRESH_SECS"),
             model_path: path("RECORDER_MODEL_PATH"),
             vad_path: path("RECORDER_VAD_PATH"),
+            speaker_model_path: path("RECORDER_SPEAKER_MODEL_PATH"),
             model_base_url: text("RECORDER_MODEL_BASE_URL"),
             pipewire_runtime_dir: path("PIPEWIRE_RUNTIME_DIR").or_else(|| path("XDG_RUNTIME_DIR")),
             log_filter: text("RECORDER_LOG"),

@@ -17,6 +17,7 @@ mod recordings;
 mod retention;
 mod search;
 mod snapshot;
+mod speakers;
 mod status;
 
 pub use error::{StoreError, StoreResult};
@@ -30,3 +31,4 @@ pub use recordings::{ChannelRest, RecordingEnd};
 pub use retention::{RetentionCutoffs, RetentionDue};
 pub use search::{fts_query, HitSource, SearchHit};
 pub use snapshot::{integrity_check, meeting_ids_in, schema_version_of, snapshot};
+pub use speakers::{label_of, SpeakerRecord, SysSpan, VoiceRecord};

@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_init.sql"),
     include_str!("../migrations/0002_jobs.sql"),
     include_str!("../migrations/0003_retention.sql"),
+    include_str!("../migrations/0004_speakers.sql"),
 ];
 
 /// The schema version this build makes and reads.

@@ -13,6 +13,17 @@ pub struct SegmentRecord {
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
+    /// Who spoke, once the other side's speakers are told apart: the name
+    /// given, else `Speaker N`. `None`: the channel's own speaker (the person
+    /// on `mic`, "Them" on `sys`). Ignored when inserting.
+    pub speaker: Option<String>,
+}
+
+impl SegmentRecord {
+    /// The speaker transcripts show, `user_name` being the person's.
+    pub fn speaker_name(&self, user_name: &str) -> String {
+        self.speaker.clone().unwrap_or_else(|| self.channel.speaker(user_name))
+    }
 }
 
 pub type NewSegment = SegmentRecord;
@@ -40,6 +51,11 @@ pub struct MarkerRecord {
     pub label: String,
 }
 
+/// A segment's speaker label from its number and that speaker's name.
+pub(crate) fn speaker_label(number: Option<i64>, name: Option<String>) -> Option<String> {
+    number.map(|n| name.unwrap_or_else(|| crate::speakers::label_of(n)))
+}
+
 impl crate::Store {
     /// Appends transcript segments to a meeting in one transaction.
     pub fn insert_segments(&self, meeting_id: &str, segments: &[NewSegment]) -> StoreResult<()> {
@@ -53,18 +69,20 @@ impl crate::Store {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let mut query = db.prepare_cached(
-                "SELECT channel, start_ms, end_ms, text FROM segments \
-                 WHERE meeting = ?1 ORDER BY start_ms, seq",
+                "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
+                 LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
+                 WHERE s.meeting = ?1 ORDER BY s.start_ms, s.seq",
             )?;
             let rows = query.query_map([seq], |row| {
                 let channel: String = row.get(0)?;
-                Ok((channel, row.get(1)?, row.get(2)?, row.get(3)?))
+                let speaker = speaker_label(row.get(4)?, row.get(5)?);
+                Ok((channel, row.get(1)?, row.get(2)?, row.get(3)?, speaker))
             })?;
             rows.map(|row| {
-                let (channel, start_ms, end_ms, text) = row?;
+                let (channel, start_ms, end_ms, text, speaker) = row?;
                 let channel = Channel::parse(&channel)
                     .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-                Ok(SegmentRecord { channel, start_ms, end_ms, text })
+                Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
             })
             .collect()
         })

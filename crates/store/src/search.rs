@@ -16,8 +16,17 @@ const SNIPPET_TOKENS: i64 = 16;
 /// Where a search hit was found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HitSource {
-    Transcript { start_ms: i64, end_ms: i64, channel: Channel },
-    Note { note_id: String },
+    /// `speaker`: the segment's speaker label when the other side's speakers
+    /// are told apart (see [`crate::SegmentRecord::speaker`]).
+    Transcript {
+        start_ms: i64,
+        end_ms: i64,
+        channel: Channel,
+        speaker: Option<String>,
+    },
+    Note {
+        note_id: String,
+    },
 }
 
 /// One search hit. `snippet` marks matches with the sentinels of
@@ -115,9 +124,10 @@ fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Ve
     // rows, so a word found in a million segments costs no more than a rare one.
     let mut query = db.prepare_cached(
         "SELECT m.id, m.title, m.started_at, s.start_ms, s.end_ms, s.channel, \
-                snippet(segments_fts, 0, ?3, ?4, '…', ?5) \
+                snippet(segments_fts, 0, ?3, ?4, '…', ?5), s.speaker, p.name \
          FROM segments_fts JOIN segments s ON s.seq = segments_fts.rowid \
               JOIN meetings m ON m.seq = s.meeting \
+              LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
          WHERE segments_fts MATCH ?1 ORDER BY segments_fts.rowid DESC LIMIT ?2",
     )?;
     let rows = query.query_map(
@@ -132,18 +142,20 @@ fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Ve
                 row.get(4)?,
                 channel,
                 row.get(6)?,
+                crate::parts::speaker_label(row.get(7)?, row.get(8)?),
             ))
         },
     )?;
     rows.map(|row| {
-        let (meeting_id, meeting_title, started_at, start_ms, end_ms, channel, snippet) = row?;
+        let (meeting_id, meeting_title, started_at, start_ms, end_ms, channel, snippet, speaker) =
+            row?;
         let channel = Channel::parse(&channel)
             .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
         Ok(SearchHit {
             meeting_id,
             meeting_title,
             started_at,
-            source: HitSource::Transcript { start_ms, end_ms, channel },
+            source: HitSource::Transcript { start_ms, end_ms, channel, speaker },
             snippet,
         })
     })

@@ -12,7 +12,13 @@ fn imported(id: &str) -> MeetingRecord {
 }
 
 fn segment(start_ms: i64, text: &str) -> NewSegment {
-    NewSegment { channel: Channel::Sys, start_ms, end_ms: start_ms + 900, text: text.into() }
+    NewSegment {
+        channel: Channel::Sys,
+        start_ms,
+        end_ms: start_ms + 900,
+        text: text.into(),
+        speaker: None,
+    }
 }
 
 #[test]

@@ -61,6 +61,7 @@ fn store_with_text() -> (tempfile::TempDir, Store) {
             start_ms: i as i64 * 1000,
             end_ms: i as i64 * 1000 + 900,
             text: (*text).into(),
+            speaker: None,
         })
         .collect();
     store.insert_segments(&meeting.id, &segments).expect("segments");

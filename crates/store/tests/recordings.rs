@@ -7,7 +7,7 @@ use recorder_store::{
 };
 
 fn segment(channel: Channel, start_ms: i64, text: &str) -> NewSegment {
-    NewSegment { channel, start_ms, end_ms: start_ms + 900, text: text.into() }
+    NewSegment { channel, start_ms, end_ms: start_ms + 900, text: text.into(), speaker: None }
 }
 
 fn recording(store: &Store) -> MeetingRecord {

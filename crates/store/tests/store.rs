@@ -36,6 +36,7 @@ fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> Strin
             start_ms: index as i64 * 1000,
             end_ms: index as i64 * 1000 + 900,
             text: text.to_string(),
+            speaker: None,
         })
         .collect();
     store.insert_segments(&id, &segments).expect("insert segments");

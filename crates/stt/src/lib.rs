@@ -9,6 +9,7 @@ pub mod engine;
 pub mod file;
 pub mod hallucination;
 pub mod silero;
+pub mod speaker;
 pub mod vad;
 #[cfg(feature = "whisper")]
 mod whisper;

@@ -293,6 +293,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
             start_ms: index as i64 * 5000,
             end_ms: index as i64 * 5000 + 4000,
             text: text.clone(),
+            speaker: None,
         })
         .collect();
     store.insert_segments(&id, &segments).expect("segments");

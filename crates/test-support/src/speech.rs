@@ -29,6 +29,94 @@ pub fn vad_model() -> PathBuf {
     path
 }
 
+/// Where `scripts/speaker-model.sh` puts the CAM++ speaker weights.
+pub fn speaker_model_path() -> PathBuf {
+    test_models_dir().join("speaker-campplus.safetensors")
+}
+
+/// The CAM++ speaker weights. Panics with the fix if absent.
+pub fn speaker_model() -> PathBuf {
+    let path = speaker_model_path();
+    assert!(path.is_file(), "{} is missing: run scripts/speaker-model.sh first", path.display());
+    path
+}
+
+/// A generated person: an espeak-ng voice variant and a pitch (people differ
+/// in both; bench/diarization.py uses the same five).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Person {
+    pub voice: &'static str,
+    pub pitch: u8,
+}
+
+pub const PEOPLE: [Person; 5] = [
+    Person { voice: "en-us+m7", pitch: 35 },
+    Person { voice: "en-gb+f3", pitch: 70 },
+    Person { voice: "en-us+m1", pitch: 55 },
+    Person { voice: "en-us+f1", pitch: 85 },
+    Person { voice: "en-us+croak", pitch: 20 },
+];
+
+/// `person` speaking `text` into a 16 kHz mono 16-bit WAV.
+pub fn speak_as(person: Person, text: &str, path: &Path) {
+    let raw = path.with_extension("espeak.wav");
+    let pitch = person.pitch.to_string();
+    run(Command::new("espeak-ng")
+        .args(["-v", person.voice, "-p", &pitch, "-s", "160", "-w"])
+        .arg(&raw)
+        .arg(text));
+    run(Command::new("sox")
+        .arg(&raw)
+        .args(["-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer"])
+        .arg(path));
+    let _ = std::fs::remove_file(raw);
+}
+
+/// One turn of a generated conversation: who said it, from when to when (ms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpokenTurn {
+    pub person: usize,
+    pub start_ms: i64,
+    pub end_ms: i64,
+}
+
+/// The other side of a call: `turns` (an index into `people`, and the words)
+/// one after another with `gap_s` seconds of silence between them, into a
+/// 16 kHz mono 16-bit WAV at `path`. Returns who spoke when.
+pub fn conversation(
+    people: &[Person],
+    turns: &[(usize, &str)],
+    gap_s: f32,
+    path: &Path,
+) -> Vec<SpokenTurn> {
+    let folder = path.with_extension("parts");
+    std::fs::create_dir_all(&folder).expect("parts folder");
+    let mut parts = Vec::new();
+    let mut truth = Vec::new();
+    let mut at_ms = 0i64;
+    for (index, (person, text)) in turns.iter().enumerate() {
+        let part = folder.join(format!("{index}.wav"));
+        speak_as(people[*person], text, &part);
+        let length_ms = wav_length_ms(&part);
+        let padded = folder.join(format!("{index}-padded.wav"));
+        run(Command::new("sox").arg(&part).arg(&padded).args(["pad", "0", &gap_s.to_string()]));
+        truth.push(SpokenTurn { person: *person, start_ms: at_ms, end_ms: at_ms + length_ms });
+        at_ms += length_ms + (gap_s * 1000.0) as i64;
+        parts.push(padded);
+    }
+    let refs: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    concatenate(&refs, path);
+    let _ = std::fs::remove_dir_all(folder);
+    truth
+}
+
+/// The length of a 16 kHz WAV, from `sox --i -s` (its sample count).
+fn wav_length_ms(path: &Path) -> i64 {
+    let output = Command::new("sox").args(["--i", "-s"]).arg(path).output().expect("sox --i");
+    let samples: i64 = String::from_utf8_lossy(&output.stdout).trim().parse().expect("samples");
+    samples / 16
+}
+
 /// Real human speech with a known transcript (John F. Kennedy, 11 s).
 pub fn jfk_wav() -> PathBuf {
     let path = test_models_dir().join("jfk.wav");

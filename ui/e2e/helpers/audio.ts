@@ -26,3 +26,32 @@ export function callFiles(folder: string): { mic: string; sys: string } {
   speakPadded(SYS_LINE, sys, 9, 6);
   return { mic, sys };
 }
+
+/** Generated people (as PEOPLE in crates/test-support/src/speech.rs): a voice variant and a pitch. */
+export const PEOPLE = [
+  { voice: 'en-us+m7', pitch: 35 },
+  { voice: 'en-gb+f3', pitch: 70 },
+  { voice: 'en-us+m1', pitch: 55 },
+  { voice: 'en-us+f1', pitch: 85 },
+];
+
+/**
+ * The other side of a call: `turns` ([person, words]) one after another with
+ * `gap` seconds of silence between them, into a 16 kHz mono 16-bit WAV.
+ */
+export function conversation(turns: [number, string][], file: string, gap = 0.7): void {
+  const parts: string[] = [];
+  turns.forEach(([person, words], index) => {
+    const raw = `${file}.${index}.espeak.wav`;
+    const part = `${file}.${index}.wav`;
+    const { voice, pitch } = PEOPLE[person];
+    execFileSync('espeak-ng', ['-v', voice, '-p', String(pitch), '-s', '160', '-w', raw, words], { stdio: 'pipe' });
+    execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', part, 'pad', '0', String(gap)], {
+      stdio: 'pipe',
+    });
+    fs.rmSync(raw, { force: true });
+    parts.push(part);
+  });
+  execFileSync('sox', [...parts, file], { stdio: 'pipe' });
+  for (const part of parts) fs.rmSync(part, { force: true });
+}

@@ -61,3 +61,7 @@ export interface Managed<T = unknown> {
   managed: true;
   managed_by: string;
 }
+export type Speaker = S['Speaker'];
+export type SpeakerList = S['SpeakerList'];
+export type Voice = S['Voice'];
+export type VoiceList = S['VoiceList'];

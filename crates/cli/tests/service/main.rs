@@ -24,6 +24,7 @@ mod providers;
 mod recording;
 mod retention;
 mod search;
+mod speakers;
 mod stand_in;
 
 use recorder_test_support::{http, Options, TestService};

@@ -15,5 +15,6 @@ pub mod pair;
 pub mod person;
 pub mod recording;
 pub mod search;
+pub mod speakers;
 pub mod system;
 pub mod transcript;

@@ -4,7 +4,7 @@
 
 pub mod downloads;
 pub mod install;
-pub mod vad;
+pub mod weights;
 
 pub use downloads::Downloads;
 

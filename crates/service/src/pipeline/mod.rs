@@ -6,6 +6,7 @@
 mod notes;
 mod playback;
 mod provider;
+pub mod speakers;
 mod transcribe;
 
 use recorder_api_types::Event;

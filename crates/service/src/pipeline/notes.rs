@@ -1,4 +1,5 @@
-//! The notes job: the chosen notes provider (or the built-in engine, when the
+//! The notes job: after a transcription, first the other side's speakers
+//! (`speakers.rs`); then the chosen notes provider (or the built-in engine, when the
 //! provider is refused, unreachable or unusable) writes notes (every kind after a
 //! transcription, or the one kind asked for) and the structured action items.
 
@@ -37,6 +38,17 @@ pub fn run(
     note_kind: Option<&str>,
     template_id: Option<&str>,
 ) -> Result<(), String> {
+    if note_kind.is_none() {
+        match super::speakers::tell_apart(state, &job.meeting_id) {
+            Ok(super::speakers::Step::Done) => {}
+            Ok(super::speakers::Step::Stopped) => {
+                return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+            }
+            Err(error) => {
+                tracing::warn!(meeting_id = job.meeting_id, %error, "speakers not told apart");
+            }
+        }
+    }
     let mut run = Run::new(state, job);
     let outcome = match run.generate(note_kind, template_id) {
         Ok(Some(outcome)) => outcome,
@@ -171,7 +183,7 @@ impl<'a> Run<'a> {
         let lines: Vec<Line> = segments
             .into_iter()
             .map(|s| Line {
-                speaker: s.channel.speaker(&user_name),
+                speaker: s.speaker_name(&user_name),
                 start_ms: s.start_ms,
                 end_ms: s.end_ms,
                 text: s.text,

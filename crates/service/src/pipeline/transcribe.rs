@@ -125,6 +125,7 @@ fn save(
             start_ms: s.start_ms,
             end_ms: s.end_ms,
             text: s.text.clone(),
+            speaker: None,
         })
         .collect();
     let job = progress.job;

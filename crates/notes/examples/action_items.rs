@@ -1,0 +1,44 @@
+//! The built-in engine's action items for scripted meetings: reads
+//! `bench/fixtures/action-items.json` (or the file named) and prints, per
+//! meeting, the items found as JSON lines `{"meeting": i, "text", "owner"}`.
+//! Each line is one segment; its speaker is the name the person gave that
+//! voice; with `--them` every line is "Them" instead (the other side as one
+//! speaker, as without the speaker model). Used by `bench/action_items.py`.
+
+use recorder_notes::{action_items, Context, Line};
+use serde_json::{json, Value};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let them = args.iter().any(|a| a == "--them");
+    let path = args.iter().find(|a| !a.starts_with("--")).cloned();
+    let path = path.unwrap_or("bench/fixtures/action-items.json".into());
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let fixtures: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let meetings = fixtures["meetings"].as_array().ok_or("no meetings")?;
+    for (index, meeting) in meetings.iter().enumerate() {
+        let lines: Vec<Line> = meeting["lines"]
+            .as_array()
+            .ok_or("no lines")?
+            .iter()
+            .enumerate()
+            .map(|(at, pair)| Line {
+                speaker: if them { "Them" } else { pair[0].as_str().unwrap_or_default() }
+                    .to_owned(),
+                start_ms: at as i64 * 5_000,
+                end_ms: at as i64 * 5_000 + 4_000,
+                text: pair[1].as_str().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        let people = meeting["people"].as_array().ok_or("no people")?;
+        let context = Context {
+            user_name: "Me".into(),
+            attendees: people.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect(),
+            title: meeting["title"].as_str().unwrap_or_default().to_owned(),
+        };
+        for item in action_items(&lines, &context) {
+            println!("{}", json!({"meeting": index, "text": item.text, "owner": item.owner}));
+        }
+    }
+    Ok(())
+}

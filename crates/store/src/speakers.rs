@@ -1,0 +1,303 @@
+//! The speakers of a meeting's `sys` channel and the voices the person named.
+//!
+//! Diarization saves, in one transaction, each speaker's number and voice and
+//! every `sys` segment's speaker number. A speaker's label is its name, else
+//! `Speaker N`. Renaming follows through action-item owners and the notes. Named voices are
+//! kept (when the person allows it) to recognise the speaker next time.
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+use crate::meetings::meeting_seq;
+use crate::{StoreError, StoreResult};
+
+/// One speaker of a meeting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeakerRecord {
+    pub number: i64,
+    pub name: Option<String>,
+    pub voice: Vec<f32>,
+}
+
+impl SpeakerRecord {
+    /// What transcripts show: the name, else `Speaker N`.
+    pub fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| label_of(self.number))
+    }
+}
+
+/// `Speaker N`.
+pub fn label_of(number: i64) -> String {
+    format!("Speaker {number}")
+}
+
+/// A voice the person named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoiceRecord {
+    pub id: String,
+    pub name: String,
+    pub voice: Vec<f32>,
+    pub meetings: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A `sys` segment's place, for giving it a speaker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SysSpan {
+    pub seq: i64,
+    pub start_ms: i64,
+    pub end_ms: i64,
+}
+
+pub(crate) fn voice_bytes(voice: &[f32]) -> Vec<u8> {
+    voice.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+pub(crate) fn voice_of(bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
+impl crate::Store {
+    /// The `sys` segments of a meeting, in order.
+    pub fn sys_spans(&self, meeting_id: &str) -> StoreResult<Vec<SysSpan>> {
+        self.read(|db| {
+            let seq = meeting_seq(db, meeting_id)?;
+            let mut query = db.prepare_cached(
+                "SELECT seq, start_ms, end_ms FROM segments \
+                 WHERE meeting = ?1 AND channel = 'sys' ORDER BY start_ms, seq",
+            )?;
+            let rows = query.query_map([seq], |row| {
+                Ok(SysSpan { seq: row.get(0)?, start_ms: row.get(1)?, end_ms: row.get(2)? })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// Replaces a meeting's speakers (numbered from 1 in `speakers`' order)
+    /// and sets each listed segment's speaker number, in one transaction.
+    pub fn save_speakers(
+        &self,
+        meeting_id: &str,
+        speakers: &[SpeakerRecord],
+        segments: &[(i64, i64)],
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute("UPDATE segments SET speaker = NULL WHERE meeting = ?1", [seq])?;
+            tx.execute("DELETE FROM speakers WHERE meeting = ?1", [seq])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO speakers (meeting, number, name, voice) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for speaker in speakers {
+                insert.execute(params![
+                    seq,
+                    speaker.number,
+                    speaker.name,
+                    voice_bytes(&speaker.voice)
+                ])?;
+            }
+            let mut update = tx.prepare_cached(
+                "UPDATE segments SET speaker = ?3 WHERE meeting = ?1 AND seq = ?2 AND channel = 'sys'",
+            )?;
+            for (segment, number) in segments {
+                update.execute(params![seq, segment, number])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A meeting's speakers, by number.
+    pub fn speakers(&self, meeting_id: &str) -> StoreResult<Vec<SpeakerRecord>> {
+        self.read(|db| {
+            let seq = meeting_seq(db, meeting_id)?;
+            speaker_rows(db, seq)
+        })
+    }
+
+    /// Renames speakers (`None`: back to `Speaker N`) and the owners of
+    /// action items that carried an old label; returns every speaker, with
+    /// the voices that were named (for remembering them). Unknown numbers
+    /// change nothing and are `NotFound`.
+    pub fn rename_speakers(
+        &self,
+        meeting_id: &str,
+        names: &[(i64, Option<String>)],
+    ) -> StoreResult<Vec<SpeakerRecord>> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            let before = speaker_rows(tx, seq)?;
+            for (number, name) in names {
+                let old =
+                    before.iter().find(|s| s.number == *number).ok_or(StoreError::NotFound)?;
+                let new_label = name.clone().unwrap_or_else(|| label_of(*number));
+                rename_one(tx, seq, *number, name.as_deref(), &old.label(), &new_label)?;
+            }
+            speaker_rows(tx, seq)
+        })
+    }
+
+    /// Remembers `voice` as `name`'s: a new voice, or folded into the mean of
+    /// the one of that name.
+    pub fn remember_voice(&self, id: &str, name: &str, voice: &[f32], now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let known: Option<(Vec<u8>, i64)> = tx
+                .prepare_cached("SELECT voice, meetings FROM voices WHERE name = ?1")?
+                .query_row([name], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()?;
+            match known {
+                None => {
+                    tx.execute(
+                        "INSERT INTO voices (id, name, voice, meetings, created_at, updated_at) \
+                         VALUES (?1, ?2, ?3, 1, ?4, ?4)",
+                        params![id, name, voice_bytes(voice), now],
+                    )?;
+                }
+                Some((bytes, meetings)) => {
+                    let mean = folded(&voice_of(&bytes), meetings, voice);
+                    tx.execute(
+                        "UPDATE voices SET voice = ?2, meetings = ?3, updated_at = ?4 WHERE name = ?1",
+                        params![name, voice_bytes(&mean), meetings + 1, now],
+                    )?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Every remembered voice, by name.
+    pub fn voices(&self) -> StoreResult<Vec<VoiceRecord>> {
+        self.read(|db| {
+            let mut query = db.prepare_cached(
+                "SELECT id, name, voice, meetings, created_at, updated_at FROM voices ORDER BY name",
+            )?;
+            let rows = query.query_map([], |row| {
+                let bytes: Vec<u8> = row.get(2)?;
+                Ok(VoiceRecord {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    voice: voice_of(&bytes),
+                    meetings: row.get(3)?,
+                    created_at: row.get(4)?,
+                    updated_at: row.get(5)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// Forgets one remembered voice.
+    pub fn delete_voice(&self, id: &str) -> StoreResult<()> {
+        self.write(|tx| match tx.execute("DELETE FROM voices WHERE id = ?1", [id])? {
+            0 => Err(StoreError::NotFound),
+            _ => Ok(()),
+        })
+    }
+}
+
+fn rename_one(
+    tx: &Transaction,
+    meeting: i64,
+    number: i64,
+    name: Option<&str>,
+    old_label: &str,
+    new_label: &str,
+) -> StoreResult<()> {
+    tx.execute(
+        "UPDATE speakers SET name = ?3 WHERE meeting = ?1 AND number = ?2",
+        params![meeting, number, name],
+    )?;
+    tx.execute(
+        "UPDATE action_items SET owner = ?3 WHERE meeting = ?1 AND owner = ?2",
+        params![meeting, old_label, new_label],
+    )?;
+    rename_in_notes(tx, meeting, old_label, new_label)
+}
+
+/// Notes name speakers by label (key points, owners): the old label, as a
+/// whole word, becomes the new one.
+fn rename_in_notes(
+    tx: &Transaction,
+    meeting: i64,
+    old_label: &str,
+    new_label: &str,
+) -> StoreResult<()> {
+    let notes: Vec<(i64, String)> = tx
+        .prepare_cached("SELECT seq, content_md FROM notes WHERE meeting = ?1")?
+        .query_map([meeting], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut update = tx.prepare_cached("UPDATE notes SET content_md = ?2 WHERE seq = ?1")?;
+    for (seq, content) in notes {
+        let renamed = replace_label(&content, old_label, new_label);
+        if renamed != content {
+            update.execute(params![seq, renamed])?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` with every whole-word `old` (no letter or digit either side)
+/// replaced by `new`: `Speaker 1` is not the start of `Speaker 12`.
+pub(crate) fn replace_label(text: &str, old: &str, new: &str) -> String {
+    if old.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(old) {
+        let before = rest[..at].chars().next_back().or_else(|| out.chars().next_back());
+        let after = rest[at + old.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        out.push_str(if word(before) || word(after) { old } else { new });
+        rest = &rest[at + old.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The running mean of `meetings` unit voices and one more, as a unit vector.
+fn folded(mean: &[f32], meetings: i64, voice: &[f32]) -> Vec<f32> {
+    let weight = meetings as f32;
+    let sum: Vec<f32> = mean.iter().zip(voice).map(|(m, v)| m * weight + v).collect();
+    let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
+    sum.iter().map(|x| x / norm).collect()
+}
+
+fn speaker_rows(db: &Connection, meeting: i64) -> StoreResult<Vec<SpeakerRecord>> {
+    let mut query = db.prepare_cached(
+        "SELECT number, name, voice FROM speakers WHERE meeting = ?1 ORDER BY number",
+    )?;
+    let rows = query.query_map([meeting], |row| {
+        let bytes: Vec<u8> = row.get(2)?;
+        Ok(SpeakerRecord { number: row.get(0)?, name: row.get(1)?, voice: voice_of(&bytes) })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn voices_survive_the_round_trip_through_bytes() {
+        let voice = vec![0.25, -1.5, 3.0e-7];
+        assert_eq!(voice_of(&voice_bytes(&voice)), voice);
+    }
+
+    #[test]
+    fn labels_are_replaced_as_whole_words_only() {
+        let text = "- **Speaker 1:** budget. Speaker 12 agreed; ask Speaker 1.";
+        assert_eq!(
+            replace_label(text, "Speaker 1", "Dana"),
+            "- **Dana:** budget. Speaker 12 agreed; ask Dana."
+        );
+        assert_eq!(replace_label("Danae and Dana", "Dana", "Eli"), "Danae and Eli");
+    }
+
+    #[test]
+    fn a_voice_folded_in_moves_the_mean_by_its_share() {
+        let mean = folded(&[1.0, 0.0], 3, &[0.0, 1.0]);
+        assert!((mean[0] - 0.948_683).abs() < 1e-5, "{mean:?}");
+        assert!((mean[1] - 0.316_228).abs() < 1e-5, "{mean:?}");
+    }
+}

@@ -1,0 +1,39 @@
+//! Prints the speaker turns of a 16 kHz mono WAV, one `start end speaker`
+//! line each (seconds), then each speaker's voice (`voice K v1 … v192`), through the service's own path (the live VAD
+//! profile, Silero when its weights are given, else the energy gate):
+//! `diarize SPEAKER_MODEL WAV [SILERO_MODEL]`. Used by `bench/diarization.py`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use recorder_stt::silero::SileroModel;
+use recorder_stt::speaker::campplus::CamPlusPlus;
+use recorder_stt::speaker::diarize::diarize_stream;
+use recorder_stt::vad::Gate;
+
+const USAGE: &str = "usage: diarize SPEAKER_MODEL WAV [SILERO_MODEL]";
+
+fn main() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let model = CamPlusPlus::load(Path::new(&args.next().ok_or(USAGE)?))?;
+    let path = args.next().ok_or(USAGE)?;
+    let silero = match args.next() {
+        Some(vad) => Some(SileroModel::load(Path::new(&vad)).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut stream =
+        recorder_stt::audio::open(Path::new(&path), None).map_err(|e| e.to_string())?;
+    let began = Instant::now();
+    let found = diarize_stream(&model, stream.as_mut(), Gate::best(silero.as_ref()), &|| false)
+        .map_err(|e| e.to_string())?;
+    eprintln!("{} speakers in {:.2} s", found.voices.len(), began.elapsed().as_secs_f64());
+    for turn in found.turns {
+        let seconds = |samples: usize| samples as f64 / 16_000.0;
+        println!("{:.3} {:.3} {}", seconds(turn.start), seconds(turn.end), turn.speaker);
+    }
+    for (speaker, voice) in found.voices.iter().enumerate() {
+        let values: Vec<String> = voice.iter().map(f32::to_string).collect();
+        println!("voice {speaker} {}", values.join(" "));
+    }
+    Ok(())
+}

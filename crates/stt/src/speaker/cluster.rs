@@ -1,0 +1,236 @@
+//! Grouping window embeddings into speakers whose number is not known.
+//!
+//! 1. **One speaker or several?** Average-linkage clustering on the raw
+//!    cosine similarity with a lenient threshold ([`SAME_VOICE`]): when only
+//!    one group of some size remains, the channel is one person (the usual
+//!    one-to-one call), and nothing below is tried.
+//! 2. **Which speakers?** Everything a meeting's windows share (the room, the
+//!    line, the codec) is taken away by subtracting their mean embedding
+//!    (measured: speakers' centroids, 0.6–0.8 apart raw, fall to about 0.1;
+//!    `research/diarization/README.md`). Average linkage on these centred
+//!    embeddings with [`CENTRED_LINK`] proposes groups.
+//! 3. **Refined**: groups smaller than [`SMALLEST_GROUP`] windows are not
+//!    taken for speakers, centroids nearer than [`CENTRED_MERGE`] merge, and
+//!    every window moves to its nearest centroid; [`ROUNDS`] times.
+
+/// Raw cosine above which two groups are taken for one voice in step 1.
+const SAME_VOICE: f32 = 0.5;
+/// Average-linkage threshold on centred embeddings.
+const CENTRED_LINK: f32 = 0.3;
+/// Centred centroids at least this alike are one speaker.
+const CENTRED_MERGE: f32 = 0.2;
+/// A group of fewer windows (about 3 s of speech) is not a speaker.
+const SMALLEST_GROUP: usize = 4;
+const ROUNDS: usize = 3;
+
+/// A speaker label per embedding, numbered by first appearance from 0.
+pub fn speakers(embeddings: &[Vec<f32>]) -> Vec<usize> {
+    if embeddings.is_empty() {
+        return Vec::new();
+    }
+    let raw: Vec<Vec<f32>> = embeddings.iter().map(|e| unit(e.clone())).collect();
+    let first = average_linkage(&raw, SAME_VOICE);
+    if sizeable_groups(&first) <= 1 {
+        return vec![0; raw.len()];
+    }
+    let centred = centre(&raw);
+    let proposed = average_linkage(&centred, CENTRED_LINK);
+    renumber(&refine(&centred, proposed))
+}
+
+fn unit(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
+    v.iter_mut().for_each(|x| *x /= norm);
+    v
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn centre(units: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let mut mean = vec![0.0f32; units[0].len()];
+    for v in units {
+        mean.iter_mut().zip(v).for_each(|(m, x)| *m += x / units.len() as f32);
+    }
+    units.iter().map(|v| unit(v.iter().zip(&mean).map(|(x, m)| x - m).collect())).collect()
+}
+
+fn sizeable_groups(labels: &[usize]) -> usize {
+    let mut sizes = std::collections::HashMap::new();
+    labels.iter().for_each(|l| *sizes.entry(*l).or_insert(0usize) += 1);
+    sizes.values().filter(|n| **n >= SMALLEST_GROUP).count()
+}
+
+/// Average-linkage agglomerative clustering of unit vectors: groups merge
+/// while the two most alike are at least `threshold` alike.
+pub fn average_linkage(units: &[Vec<f32>], threshold: f32) -> Vec<usize> {
+    let n = units.len();
+    let mut groups: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    let mut similarity: Vec<Vec<f32>> =
+        units.iter().map(|a| units.iter().map(|b| dot(a, b)).collect()).collect();
+    while groups.len() > 1 {
+        let (value, a, b) = most_alike(&similarity);
+        if value < threshold {
+            break;
+        }
+        let (size_a, size_b) = (groups[a].len() as f32, groups[b].len() as f32);
+        let merged: Vec<f32> = similarity[a]
+            .iter()
+            .zip(&similarity[b])
+            .map(|(x, y)| (x * size_a + y * size_b) / (size_a + size_b))
+            .collect();
+        for (other, value) in merged.into_iter().enumerate() {
+            similarity[a][other] = value;
+            similarity[other][a] = value;
+        }
+        let moved = groups.remove(b);
+        groups[a].extend(moved);
+        similarity.remove(b);
+        similarity.iter_mut().for_each(|row| {
+            row.remove(b);
+        });
+    }
+    let mut labels = vec![0; n];
+    for (label, group) in groups.iter().enumerate() {
+        group.iter().for_each(|i| labels[*i] = label);
+    }
+    labels
+}
+
+/// The most alike pair (a < b) of a symmetric similarity matrix.
+fn most_alike(similarity: &[Vec<f32>]) -> (f32, usize, usize) {
+    let mut best = (f32::MIN, 0, 0);
+    for (a, row) in similarity.iter().enumerate() {
+        for (b, value) in row.iter().enumerate().skip(a + 1) {
+            if *value > best.0 {
+                best = (*value, a, b);
+            }
+        }
+    }
+    best
+}
+
+/// A group's summed vectors and size.
+struct Centroid {
+    sum: Vec<f32>,
+    size: usize,
+}
+
+impl Centroid {
+    fn direction(&self) -> Vec<f32> {
+        unit(self.sum.clone())
+    }
+}
+
+fn refine(units: &[Vec<f32>], mut labels: Vec<usize>) -> Vec<usize> {
+    for _ in 0..ROUNDS {
+        let mut centroids = centroids(units, &labels);
+        merge_close(&mut centroids);
+        let directions: Vec<Vec<f32>> = centroids.iter().map(Centroid::direction).collect();
+        labels = units.iter().map(|v| nearest(v, &directions)).collect();
+    }
+    labels
+}
+
+/// Centroids of the groups of at least [`SMALLEST_GROUP`] windows (or of all
+/// groups when none is that big).
+fn centroids(units: &[Vec<f32>], labels: &[usize]) -> Vec<Centroid> {
+    let count = labels.iter().max().map_or(0, |m| m + 1);
+    let mut all: Vec<Centroid> =
+        (0..count).map(|_| Centroid { sum: vec![0.0; units[0].len()], size: 0 }).collect();
+    for (v, label) in units.iter().zip(labels) {
+        let c = &mut all[*label];
+        c.sum.iter_mut().zip(v).for_each(|(s, x)| *s += x);
+        c.size += 1;
+    }
+    all.retain(|c| c.size > 0);
+    if all.iter().any(|c| c.size >= SMALLEST_GROUP) {
+        all.retain(|c| c.size >= SMALLEST_GROUP);
+    }
+    all
+}
+
+fn merge_close(centroids: &mut Vec<Centroid>) {
+    while centroids.len() > 1 {
+        let directions: Vec<Vec<f32>> = centroids.iter().map(Centroid::direction).collect();
+        let similarity: Vec<Vec<f32>> =
+            directions.iter().map(|a| directions.iter().map(|b| dot(a, b)).collect()).collect();
+        let (value, a, b) = most_alike(&similarity);
+        if value < CENTRED_MERGE {
+            return;
+        }
+        let gone = centroids.remove(b);
+        let kept = &mut centroids[a];
+        kept.sum.iter_mut().zip(&gone.sum).for_each(|(s, x)| *s += x);
+        kept.size += gone.size;
+    }
+}
+
+fn nearest(v: &[f32], directions: &[Vec<f32>]) -> usize {
+    (0..directions.len())
+        .max_by(|a, b| dot(v, &directions[*a]).total_cmp(&dot(v, &directions[*b])))
+        .unwrap_or(0)
+}
+
+/// Labels renumbered 0, 1, … in order of first appearance.
+fn renumber(labels: &[usize]) -> Vec<usize> {
+    let mut seen: Vec<usize> = Vec::new();
+    labels
+        .iter()
+        .map(|l| match seen.iter().position(|s| s == l) {
+            Some(at) => at,
+            None => {
+                seen.push(*l);
+                seen.len() - 1
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `count` noisy copies of each of `voices`, interleaved.
+    fn points(voices: &[Vec<f32>], count: usize) -> Vec<Vec<f32>> {
+        let mut out = Vec::new();
+        for i in 0..count {
+            for (k, voice) in voices.iter().enumerate() {
+                let jitter = ((i * 7 + k * 3) % 5) as f32 * 0.02;
+                out.push(voice.iter().enumerate().map(|(d, x)| x + jitter * (d as f32)).collect());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn three_distinct_voices_are_three_speakers() {
+        let voices =
+            vec![vec![1.0, 0.2, 0.0, 0.1], vec![0.1, 1.0, 0.2, 0.0], vec![0.0, 0.1, 1.0, 0.3]];
+        let labels = speakers(&points(&voices, 6));
+        assert_eq!(&labels[..6], &[0, 1, 2, 0, 1, 2]);
+        assert_eq!(sizeable_groups(&labels), 3);
+    }
+
+    #[test]
+    fn one_voice_is_one_speaker_however_it_varies() {
+        let labels = speakers(&points(&[vec![1.0, 0.3, 0.2, 0.1]], 20));
+        assert!(labels.iter().all(|l| *l == 0));
+    }
+
+    #[test]
+    fn a_stray_window_joins_the_speaker_it_is_nearest() {
+        let voices = vec![vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0]];
+        let mut all = points(&voices, 5);
+        all.push(vec![0.2, 0.0, 1.0]);
+        let labels = speakers(&all);
+        assert_eq!(sizeable_groups(&labels), 2);
+        assert!(labels[10] < 2);
+    }
+
+    #[test]
+    fn labels_are_numbered_by_first_appearance() {
+        assert_eq!(renumber(&[4, 4, 2, 9, 2]), vec![0, 0, 1, 2, 1]);
+    }
+}

