@@ -136,6 +136,18 @@ fn three_people_taking_turns_are_three_speakers_each_turn_rightly_labelled() {
 }
 
 #[test]
+fn two_people_in_a_short_call_are_two_speakers() {
+    // Four turns, about eight windows each: once taken for one voice.
+    let folder = tempfile::tempdir().expect("temp");
+    let wav = folder.path().join("short.wav");
+    let turns: Vec<(usize, &str)> = [0, 1, 0, 1].iter().zip(LINES).map(|(p, l)| (*p, l)).collect();
+    let truth = conversation(&[PEOPLE[0], PEOPLE[3]], &turns, 0.8, &wav);
+    let found = diarize(&wav);
+    assert_eq!(found.voices.len(), 2, "turns: {:?}", found.turns);
+    assert_eq!(labels_of(&found, &truth), vec![0, 1, 0, 1]);
+}
+
+#[test]
 fn one_person_alone_is_one_speaker() {
     let folder = tempfile::tempdir().expect("temp");
     let wav = folder.path().join("alone.wav");

@@ -250,3 +250,62 @@ async fn without_the_speaker_model_the_other_side_stays_them() {
     );
     rename(&service, &id, &json!({"Speaker 1": "Dana"})).await.expect_error(400, "invalid_request");
 }
+
+#[tokio::test]
+async fn a_live_call_keeps_its_live_lines_and_gets_its_speakers_when_it_is_finished() {
+    let folder = tempfile::tempdir().expect("temp");
+    let sys = folder.path().join("sys.wav");
+    let order = [0, 1, 0, 1];
+    let turns: Vec<(usize, &str)> = order.iter().zip(LINES).map(|(p, l)| (*p, l)).collect();
+    let truth = conversation(&[PEOPLE[0], PEOPLE[3]], &turns, 0.8, &sys);
+    let mic = folder.path().join("mic.wav");
+    let length_s = truth.last().expect("turns").end_ms as f32 / 1000.0;
+    speech::speak_padded("I will send the budget report by Friday.", &mic, 1.0, length_s - 3.0);
+    let mut options = crate::recording::recording_options(&mic, &sys, 2.0);
+    options.env.push((
+        "RECORDER_SPEAKER_MODEL_PATH".into(),
+        speech::speaker_model().display().to_string(),
+    ));
+    let service = TestService::start(BIN, options);
+    let mut stream = crate::events::open(&service, None).await;
+    let started = crate::recording::person(&service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+
+    let sys_lines = std::cell::Cell::new(0);
+    let live = crate::recording::events_until(
+        &mut stream,
+        |kind, data| {
+            if kind == "segment.new" && data["channel"] == "sys" {
+                assert_eq!(data["speaker"], "Them", "live lines are the other side's: {data}");
+                sys_lines.set(sys_lines.get() + 1);
+            }
+            sys_lines.get() >= order.len()
+        },
+        std::time::Duration::from_secs(90),
+    )
+    .await;
+    assert!(!live.is_empty());
+    let stopped = crate::recording::person(&service, "/ui/recording/stop", None).await;
+    assert_eq!(stopped.status, 200, "{}", stopped.text);
+    let rest = crate::recording::events_until(
+        &mut stream,
+        |kind, _| kind == "meeting.ready",
+        std::time::Duration::from_secs(120),
+    )
+    .await;
+    let at = |wanted: &dyn Fn(&str, &Value) -> bool| {
+        rest.iter().position(|(k, d)| wanted(k, d)).unwrap_or_else(|| panic!("{rest:#?}"))
+    };
+    let summarising = at(&|k, d| k == "meeting.updated" && d["status"] == "summarising");
+    let told_apart = at(&|k, d| k == "meeting.updated" && d["status"].is_null());
+    let ready = at(&|k, d| k == "meeting.updated" && d["status"] == "ready");
+    assert!(summarising < told_apart && told_apart < ready, "{rest:#?}");
+
+    let all = segments(&service, &id).await;
+    let theirs: Vec<Value> = all.iter().filter(|s| s["channel"] == "sys").cloned().collect();
+    let labels = speaker_per_turn(&theirs, &truth);
+    let by_person = one_label_per_person(&labels, &truth);
+    assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Speaker 1", "Speaker 2"));
+    assert!(all.iter().filter(|s| s["channel"] == "mic").all(|s| s["speaker"] == "Ada"), "{all:?}");
+}
