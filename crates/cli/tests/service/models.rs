@@ -448,3 +448,36 @@ async fn vad_weights_are_checked_then_installed_into_the_data_folder() {
         std::fs::read(&weights).expect("source")
     );
 }
+
+#[tokio::test]
+async fn speaker_weights_are_checked_then_installed_and_used_from_the_data_folder() {
+    let service = TestService::start(BIN, Options::default());
+    let before = crate::get(&service, "/ui/voices").await;
+    assert_eq!(before.status, 401, "the person's channel only: {}", before.text);
+    let voices = || async {
+        crate::person_call(&service, reqwest::Method::GET, "/ui/voices", None).await.body
+    };
+    assert_eq!(voices().await["model_installed"], false);
+
+    let silero = recorder_test_support::speech::vad_model();
+    let refused = run(&service, &["models", "add-speakers", silero.to_str().expect("utf-8")]);
+    assert!(!refused.status.success());
+    let message = text(&refused.stderr);
+    assert!(message.contains("scripts/speaker-model.sh makes the right file"), "{message}");
+    let installed = service.data_dir().join("models/speaker-campplus.safetensors");
+    assert!(!installed.exists(), "nothing is copied when the check fails");
+
+    let weights = recorder_test_support::speech::speaker_model();
+    let added = run(&service, &["models", "add-speakers", weights.to_str().expect("utf-8")]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    assert!(
+        text(&added.stdout).contains("added the CAM++ speaker model"),
+        "{}",
+        text(&added.stdout)
+    );
+    assert_eq!(
+        std::fs::read(&installed).expect("installed"),
+        std::fs::read(&weights).expect("source")
+    );
+    assert_eq!(voices().await["model_installed"], true, "picked up without a restart");
+}
