@@ -18,7 +18,7 @@ export interface PageState {
 }
 
 export const SETTINGS_SECTIONS = [
-  'general', 'recording', 'transcription', 'ai', 'export', 'retention', 'extension', 'license', 'diagnostics',
+  'general', 'recording', 'transcription', 'speakers', 'ai', 'export', 'retention', 'extension', 'license', 'diagnostics',
 ];
 
 async function go(page: Page, service: Service, path: string): Promise<void> {

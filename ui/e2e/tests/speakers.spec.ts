@@ -69,6 +69,16 @@ test('a speaker is named by clicking its label, and the transcript follows', asy
   await expect(transcript.getByRole('button', { name: 'Rename Dana' }).first()).toBeVisible();
   await expect(transcript.getByRole('button', { name: 'Rename Speaker 1' })).toHaveCount(0);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'speakers-named-meeting.png'), fullPage: true });
+  // Narrow and dark: the labels stay buttons beside their lines.
+  await page.setViewportSize({ width: 400, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(transcript.getByRole('button', { name: 'Rename Dana' }).first()).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'speakers-named-meeting-400-dark.png'), fullPage: true });
+  await speakers.getByRole('button', { name: 'Rename Speaker 2' }).click();
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'speakers-rename-dialog-400-dark.png') });
+  await page.getByRole('dialog', { name: 'Name Speaker 2' }).getByRole('button', { name: 'Cancel' }).click();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Typed names work too, and the name can be taken away again.
   await speakers.getByRole('button', { name: 'Rename Speaker 3' }).click();
