@@ -29,7 +29,7 @@ def words(text):
     return {re.sub(r"(?<=[a-z]{3})s$", "", w) for w in re.findall(r"[a-z0-9'-]+", text.lower())}
 
 
-PEOPLE = [("en-us+m7", 35), ("en-gb+f3", 70), ("en-us+m1", 55), ("en-us+f1", 85)]
+from people import VOICES as PEOPLE
 MODELS = os.path.join(ROOT, "target/test-models")
 
 

@@ -11,10 +11,7 @@ the set the clustering was tuned on; other seeds are held out."""
 import argparse, itertools, os, random, subprocess, sys, tempfile, time, wave
 import numpy as np
 
-# Five people: an espeak-ng voice variant and a pitch each (people differ in
-# both; espeak's variants alone are closer to each other than people are).
-VOICES = [("en-us+m7", 35), ("en-gb+f3", 70), ("en-us+m1", 55), ("en-us+f1", 85),
-          ("en-us+croak", 20)]
+from people import VOICES
 SENTENCES = [
     "Let us look at the budget for the next quarter.",
     "I think we should ship the release on Friday.",

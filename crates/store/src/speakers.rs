@@ -5,6 +5,7 @@
 //! `Speaker N`. Renaming follows through action-item owners and the notes. Named voices are
 //! kept (when the person allows it) to recognise the speaker next time.
 
+use recorder_domain::new_id;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use crate::meetings::meeting_seq;
@@ -114,14 +115,15 @@ impl crate::Store {
         })
     }
 
-    /// Renames speakers (`None`: back to `Speaker N`) and the owners of
-    /// action items that carried an old label; returns every speaker, with
-    /// the voices that were named (for remembering them). Unknown numbers
-    /// change nothing and are `NotFound`.
+    /// Renames speakers (`None`: back to `Speaker N`), the owners of action
+    /// items and the notes that carried an old label, and (with `remember_at`,
+    /// the time now) remembers each named voice, all in one transaction.
+    /// Returns every speaker. Unknown numbers change nothing and are `NotFound`.
     pub fn rename_speakers(
         &self,
         meeting_id: &str,
         names: &[(i64, Option<String>)],
+        remember_at: Option<i64>,
     ) -> StoreResult<Vec<SpeakerRecord>> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
@@ -131,36 +133,11 @@ impl crate::Store {
                     before.iter().find(|s| s.number == *number).ok_or(StoreError::NotFound)?;
                 let new_label = name.clone().unwrap_or_else(|| label_of(*number));
                 rename_one(tx, seq, *number, name.as_deref(), &old.label(), &new_label)?;
+                if let (Some(now), Some(name)) = (remember_at, name) {
+                    remember_voice(tx, name, &old.voice, now)?;
+                }
             }
             speaker_rows(tx, seq)
-        })
-    }
-
-    /// Remembers `voice` as `name`'s: a new voice, or folded into the mean of
-    /// the one of that name.
-    pub fn remember_voice(&self, id: &str, name: &str, voice: &[f32], now: i64) -> StoreResult<()> {
-        self.write(|tx| {
-            let known: Option<(Vec<u8>, i64)> = tx
-                .prepare_cached("SELECT voice, meetings FROM voices WHERE name = ?1")?
-                .query_row([name], |row| Ok((row.get(0)?, row.get(1)?)))
-                .optional()?;
-            match known {
-                None => {
-                    tx.execute(
-                        "INSERT INTO voices (id, name, voice, meetings, created_at, updated_at) \
-                         VALUES (?1, ?2, ?3, 1, ?4, ?4)",
-                        params![id, name, voice_bytes(voice), now],
-                    )?;
-                }
-                Some((bytes, meetings)) => {
-                    let mean = folded(&voice_of(&bytes), meetings, voice);
-                    tx.execute(
-                        "UPDATE voices SET voice = ?2, meetings = ?3, updated_at = ?4 WHERE name = ?1",
-                        params![name, voice_bytes(&mean), meetings + 1, now],
-                    )?;
-                }
-            }
-            Ok(())
         })
     }
 
@@ -192,6 +169,32 @@ impl crate::Store {
             _ => Ok(()),
         })
     }
+}
+
+/// Remembers `voice` as `name`'s: a new voice, or folded into the mean of
+/// the one of that name.
+fn remember_voice(tx: &Transaction, name: &str, voice: &[f32], now: i64) -> StoreResult<()> {
+    let known: Option<(Vec<u8>, i64)> = tx
+        .prepare_cached("SELECT voice, meetings FROM voices WHERE name = ?1")?
+        .query_row([name], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    match known {
+        None => {
+            tx.execute(
+                "INSERT INTO voices (id, name, voice, meetings, created_at, updated_at) \
+                 VALUES (?1, ?2, ?3, 1, ?4, ?4)",
+                params![new_id(), name, voice_bytes(voice), now],
+            )?;
+        }
+        Some((bytes, meetings)) => {
+            let mean = folded(&voice_of(&bytes), meetings, voice);
+            tx.execute(
+                "UPDATE voices SET voice = ?2, meetings = ?3, updated_at = ?4 WHERE name = ?1",
+                params![name, voice_bytes(&mean), meetings + 1, now],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn rename_one(

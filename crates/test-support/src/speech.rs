@@ -10,11 +10,16 @@ pub fn test_models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-models")
 }
 
-/// The converted Whisper tiny.en model (q8_0). Panics with the fix if absent.
-pub fn test_model() -> PathBuf {
-    let path = test_models_dir().join("ggml-tiny.en-q8_0.bin");
-    assert!(path.is_file(), "{} is missing: run scripts/test-model.sh first", path.display());
+/// A file `script` caches in the test models' folder. Panics with the fix if absent.
+fn cached(name: &str, script: &str) -> PathBuf {
+    let path = test_models_dir().join(name);
+    assert!(path.is_file(), "{} is missing: run {script} first", path.display());
     path
+}
+
+/// The converted Whisper tiny.en model (q8_0).
+pub fn test_model() -> PathBuf {
+    cached("ggml-tiny.en-q8_0.bin", "scripts/test-model.sh")
 }
 
 /// Where `scripts/vad-model.sh` puts the Silero VAD weights.
@@ -22,23 +27,14 @@ pub fn vad_model_path() -> PathBuf {
     test_models_dir().join("silero-vad.safetensors")
 }
 
-/// The Silero VAD weights. Panics with the fix if absent.
+/// The Silero VAD weights.
 pub fn vad_model() -> PathBuf {
-    let path = vad_model_path();
-    assert!(path.is_file(), "{} is missing: run scripts/test-model.sh first", path.display());
-    path
+    cached("silero-vad.safetensors", "scripts/test-model.sh")
 }
 
-/// Where `scripts/speaker-model.sh` puts the CAM++ speaker weights.
-pub fn speaker_model_path() -> PathBuf {
-    test_models_dir().join("speaker-campplus.safetensors")
-}
-
-/// The CAM++ speaker weights. Panics with the fix if absent.
+/// The CAM++ speaker weights (`scripts/speaker-model.sh`).
 pub fn speaker_model() -> PathBuf {
-    let path = speaker_model_path();
-    assert!(path.is_file(), "{} is missing: run scripts/speaker-model.sh first", path.display());
-    path
+    cached("speaker-campplus.safetensors", "scripts/speaker-model.sh")
 }
 
 /// A generated person: an espeak-ng voice variant and a pitch (people differ
@@ -119,9 +115,7 @@ fn wav_length_ms(path: &Path) -> i64 {
 
 /// Real human speech with a known transcript (John F. Kennedy, 11 s).
 pub fn jfk_wav() -> PathBuf {
-    let path = test_models_dir().join("jfk.wav");
-    assert!(path.is_file(), "{} is missing: run scripts/test-model.sh first", path.display());
-    path
+    cached("jfk.wav", "scripts/test-model.sh")
 }
 
 /// The layouts tests import.

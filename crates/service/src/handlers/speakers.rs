@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{ErrorBody, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList};
-use recorder_domain::{new_id, parse_id};
+use recorder_domain::parse_id;
 use recorder_store::{label_of, SpeakerRecord, Store};
 
 use crate::clock::now_ms;
@@ -32,8 +32,14 @@ pub async fn get_speakers(
     Path(id): Path<String>,
 ) -> ApiResult<Json<SpeakerList>> {
     let id = meeting_id(&id)?;
-    let installed = state.speakers.get().is_some();
-    state.db(move |store| speaker_list(store, &id, installed)).await.map(Json)
+    let installed = state.speakers.installed();
+    state
+        .db(move |store| {
+            let records = store.speakers(&id).map_err(|e| ApiError::from_store("meeting", e))?;
+            speaker_list(store, &id, &records, installed)
+        })
+        .await
+        .map(Json)
 }
 
 /// Names speakers: `{"Speaker 1": "Dana"}`; `null` takes a name away.
@@ -62,19 +68,17 @@ pub async fn patch_speakers(
         .map(|(key, name)| Ok((key, name.map(|n| text("name", &n, NAME_MAX)).transpose()?)))
         .collect::<ApiResult<Vec<_>>>()?;
     let remember = state.effective_settings().transcription.remember_voices;
-    let installed = state.speakers.get().is_some();
+    let installed = state.speakers.installed();
     let meeting = id.clone();
     let list = state
         .db(move |store| {
             let known = store.speakers(&meeting).map_err(|e| ApiError::from_store("meeting", e))?;
             let changes = resolve(&known, wanted)?;
+            let remember_at = remember.then(now_ms);
             let after = store
-                .rename_speakers(&meeting, &changes)
+                .rename_speakers(&meeting, &changes, remember_at)
                 .map_err(|e| ApiError::from_store("speaker", e))?;
-            if remember {
-                remember_named(store, &after, &changes)?;
-            }
-            speaker_list(store, &meeting, installed)
+            speaker_list(store, &meeting, &after, installed)
         })
         .await?;
     state.events.emit(Event::meeting_changed(id));
@@ -105,26 +109,14 @@ fn resolve(
         .collect()
 }
 
-fn remember_named(
+/// The reply: `records` with names to offer from the meeting's attendees.
+fn speaker_list(
     store: &Store,
-    speakers: &[SpeakerRecord],
-    changes: &[(i64, Option<String>)],
-) -> ApiResult<()> {
-    for (number, name) in changes {
-        let (Some(name), Some(speaker)) = (name, speakers.iter().find(|s| s.number == *number))
-        else {
-            continue;
-        };
-        store
-            .remember_voice(&new_id(), name, &speaker.voice, now_ms())
-            .map_err(|e| ApiError::from_store("voice", e))?;
-    }
-    Ok(())
-}
-
-fn speaker_list(store: &Store, meeting_id: &str, installed: bool) -> ApiResult<SpeakerList> {
+    meeting_id: &str,
+    records: &[SpeakerRecord],
+    installed: bool,
+) -> ApiResult<SpeakerList> {
     let meeting = store.meeting(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
-    let records = store.speakers(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
     let speakers: Vec<Speaker> = records
         .iter()
         .map(|s| Speaker { key: label_of(s.number), label: s.label(), name: s.name.clone() })
@@ -152,7 +144,7 @@ pub async fn list_voices(State(state): State<AppState>) -> ApiResult<Json<VoiceL
             updated_at: v.updated_at,
         })
         .collect();
-    Ok(Json(VoiceList { voices, remember, model_installed: state.speakers.get().is_some() }))
+    Ok(Json(VoiceList { voices, remember, model_installed: state.speakers.installed() }))
 }
 
 /// `DELETE /ui/voices/:id`: forgets a voice (meetings keep their names).

@@ -73,6 +73,12 @@ impl<M: 'static> Weights<M> {
         Weights { path, kind, cached: Mutex::default() }
     }
 
+    /// Whether the weights' file is there (one `stat`; for request handlers,
+    /// which must not load 28 MB on the async runtime).
+    pub fn installed(&self) -> bool {
+        self.path.is_file()
+    }
+
     /// The model to use now, or `None` (and the reason logged once).
     pub fn get(&self) -> Option<Arc<M>> {
         let path = self.path.clone();
