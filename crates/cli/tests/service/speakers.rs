@@ -191,6 +191,15 @@ async fn bad_names_and_unknown_speakers_are_refused_and_change_nothing() {
         listed["speakers"].as_array().expect("speakers").iter().all(|s| s["name"].is_null()),
         "{listed}"
     );
+    // A meeting still being transcribed gets its speakers later.
+    let path = service.folder.path().join("pair.wav");
+    let busy = post(&service, "/v1/import", &json!({ "path": path })).await;
+    assert_eq!(busy.status, 202, "{}", busy.text);
+    let busy_id = busy.body["id"].as_str().expect("id");
+    rename(&service, busy_id, &json!({"Speaker 1": "Dana"}))
+        .await
+        .expect_error(409, "meeting_busy");
+    wait_ready(&service, busy_id).await;
     let unknown = "/v1/meetings/0190a0a0-0000-7000-8000-000000000000/speakers";
     get(&service, unknown).await.expect_error(404, "not_found");
     let token = pair_extension(&service).await;

@@ -5,8 +5,10 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use recorder_api_types::{ErrorBody, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList};
-use recorder_domain::parse_id;
+use recorder_api_types::{
+    ErrorBody, ErrorCode, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList,
+};
+use recorder_domain::{parse_id, MeetingStatus};
 use recorder_store::{label_of, SpeakerRecord, Store};
 
 use crate::clock::now_ms;
@@ -52,7 +54,9 @@ pub async fn get_speakers(
         (status = 200, body = SpeakerList),
         (status = 400, body = ErrorBody, description = "An unknown speaker or an invalid name; the message names it"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "meeting_busy: the meeting is still being recorded or processed"),
+        (status = 413, body = ErrorBody),
         (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
@@ -73,6 +77,9 @@ pub async fn patch_speakers(
     let list = state
         .db(move |store| {
             let known = store.speakers(&meeting).map_err(|e| ApiError::from_store("meeting", e))?;
+            if known.is_empty() {
+                not_yet(store, &meeting)?;
+            }
             let changes = resolve(&known, wanted)?;
             let remember_at = remember.then(now_ms);
             let after = store
@@ -83,6 +90,22 @@ pub async fn patch_speakers(
         .await?;
     state.events.emit(Event::meeting_changed(id));
     Ok(Json(list))
+}
+
+/// A meeting still being recorded or processed has its speakers told apart
+/// later: 409 `meeting_busy`, as for other changes a busy meeting refuses.
+fn not_yet(store: &Store, meeting_id: &str) -> ApiResult<()> {
+    let status = store.meeting(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?.status;
+    if status == MeetingStatus::Ready {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::MeetingBusy,
+        format!(
+            "the meeting is {}; its speakers are told apart when it is finished",
+            status.as_str()
+        ),
+    ))
 }
 
 /// Each key (`Speaker N`, or a current label) as a speaker number.
