@@ -169,4 +169,14 @@ fn silence_has_no_speakers_and_a_stop_is_heard() {
     let mut stream = audio::open(&talk, None).expect("open");
     let stopped = diarize_stream(&model(), stream.as_mut(), Gate::energy(), &|| true);
     assert!(matches!(stopped, Err(DiarizeError::Stopped)), "{stopped:?}");
+    // Asked during a long silence too, not only once speech has piled up.
+    let asked = std::cell::Cell::new(0);
+    let mut stream = audio::open(&quiet, None).expect("open");
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 2
+    };
+    let stopped = diarize_stream(&model(), stream.as_mut(), Gate::energy(), &stop);
+    assert!(matches!(stopped, Err(DiarizeError::Stopped)), "{stopped:?}");
+    assert_eq!(asked.get(), 3);
 }

@@ -93,7 +93,7 @@ pub enum DiarizeError {
 /// Diarizes a whole 16 kHz stream, holding only a batch of speech windows in
 /// memory at a time: speech regions are the utterances of the live VAD
 /// profile (cut at short pauses, at most 10 s), so a region is seldom two
-/// people. `stop` is asked between batches.
+/// people. `stop` is asked before every block is read.
 pub fn diarize_stream(
     model: &CamPlusPlus,
     stream: &mut dyn AudioStream,
@@ -105,6 +105,10 @@ pub fn diarize_stream(
     let (mut spans, mut embeddings) = (Vec::new(), Vec::new());
     let (mut block, mut chunks) = (Vec::with_capacity(BLOCK), Vec::new());
     loop {
+        // Asked for every block read: a long silence costs VAD time too.
+        if stop() {
+            return Err(DiarizeError::Stopped);
+        }
         block.clear();
         let read = stream.read(&mut block, BLOCK)?;
         if read == 0 {
@@ -113,9 +117,6 @@ pub fn diarize_stream(
             chunker.push(&block, &mut chunks);
         }
         if chunks.len() >= BATCH || (read == 0 && !chunks.is_empty()) {
-            if stop() {
-                return Err(DiarizeError::Stopped);
-            }
             embed_chunks(model, &chunks, &mut spans, &mut embeddings);
             chunks.clear();
         }
