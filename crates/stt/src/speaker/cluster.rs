@@ -14,6 +14,8 @@
 //!    taken for speakers, centroids nearer than [`CENTRED_MERGE`] merge, and
 //!    every window moves to its nearest centroid; [`ROUNDS`] times.
 
+/// The most windows grouped one by one; more are grouped in runs.
+const MOST_UNITS: usize = 600;
 /// Raw cosine above which two groups are taken for one voice in step 1.
 const SAME_VOICE: f32 = 0.5;
 /// Groups whose raw centroids are less alike than this are two people, even
@@ -32,6 +34,9 @@ const ROUNDS: usize = 3;
 pub fn speakers(embeddings: &[Vec<f32>]) -> Vec<usize> {
     if embeddings.is_empty() {
         return Vec::new();
+    }
+    if embeddings.len() > MOST_UNITS {
+        return speakers_of_many(embeddings);
     }
     let raw: Vec<Vec<f32>> = embeddings.iter().map(|e| unit(e.clone())).collect();
     let centred = centre(&raw);
@@ -57,6 +62,20 @@ fn nearest_of(units: &[Vec<f32>], labels: &[usize]) -> Vec<usize> {
     let directions: Vec<Vec<f32>> =
         centroids(units, labels).iter().map(Centroid::direction).collect();
     units.iter().map(|v| nearest(v, &directions)).collect()
+}
+
+/// A long meeting (over [`MOST_UNITS`] windows, about 7.5 minutes of speech):
+/// average linkage costs the cube of what it groups, so every n-th window is
+/// grouped (an even sample, each window still one voice), and then every
+/// window moves to the nearest of the speakers found, in the centred space.
+fn speakers_of_many(embeddings: &[Vec<f32>]) -> Vec<usize> {
+    let every = embeddings.len().div_ceil(MOST_UNITS);
+    let sample: Vec<Vec<f32>> = embeddings.iter().step_by(every).cloned().collect();
+    let sample_labels = speakers(&sample);
+    // Until moved, a window sounds like the sampled window just before it.
+    let labels: Vec<usize> = (0..embeddings.len()).map(|i| sample_labels[i / every]).collect();
+    let raw: Vec<Vec<f32>> = embeddings.iter().map(|e| unit(e.clone())).collect();
+    renumber(&nearest_of(&centre(&raw), &labels))
 }
 
 /// Whether two of the groups sound unlike (raw centroids less than
@@ -263,6 +282,23 @@ mod tests {
         let labels = speakers(&all);
         assert_eq!(sizeable_groups(&labels), 2);
         assert!(labels[10] < 2);
+    }
+
+    #[test]
+    fn a_long_meeting_is_grouped_in_runs_and_every_window_labelled() {
+        let voices =
+            vec![vec![1.0, 0.2, 0.0, 0.1], vec![0.1, 1.0, 0.2, 0.0], vec![0.0, 0.1, 1.0, 0.3]];
+        // Each voice talks for 100 windows at a time, three times over.
+        let mut all = Vec::new();
+        for turn in 0..9 {
+            let voice = &voices[turn % 3];
+            all.extend(points(std::slice::from_ref(voice), 100));
+        }
+        assert!(all.len() > MOST_UNITS);
+        let labels = speakers(&all);
+        for (turn, run) in labels.chunks(100).enumerate() {
+            assert!(run.iter().all(|l| *l == turn % 3), "turn {turn}: {run:?}");
+        }
     }
 
     #[test]
