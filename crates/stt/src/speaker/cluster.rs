@@ -286,8 +286,7 @@ mod tests {
 
     #[test]
     fn a_long_meeting_is_grouped_in_runs_and_every_window_labelled() {
-        let voices =
-            vec![vec![1.0, 0.2, 0.0, 0.1], vec![0.1, 1.0, 0.2, 0.0], vec![0.0, 0.1, 1.0, 0.3]];
+        let voices = [vec![1.0, 0.2, 0.0, 0.1], vec![0.1, 1.0, 0.2, 0.0], vec![0.0, 0.1, 1.0, 0.3]];
         // Each voice talks for 100 windows at a time, three times over.
         let mut all = Vec::new();
         for turn in 0..9 {
