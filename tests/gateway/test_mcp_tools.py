@@ -351,13 +351,23 @@ async def test_get_action_items_of_one_meeting(free_service):
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_unknown_argument_names_are_refused_by_name(free_service, transport):
     async with open_session(free_service, transport) as session:
-        await call_invalid(session, "delete_everything", {}, "delete_everything")
         await call_invalid(session, "get_meeting", {"meetingId": "latest"}, "meetingId")
         await call_invalid(session, "list_meetings", {"limit": 3, "sort": "asc"}, "sort")
         await call_invalid(session, "search_meetings", {"query": "budget", "max_results": 3}, "max_results")
         await call_invalid(session, "stop_recording", {"now": True}, "now")
         await call_invalid(session, "get_transcript", {"meeting_id": "latest", "format": "pdf"}, "format")
         await call_invalid(session, "get_meeting", {}, "meeting_id")
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_an_unknown_tool_is_a_protocol_error(free_service, transport):
+    """MCP: a tool that does not exist is a JSON-RPC error -32602, not a tool result."""
+    async with open_session(free_service, transport) as session:
+        with pytest.raises(ToolError) as raised:
+            await call(session, "delete_everything", {})
+    error = raised.value.error.error
+    assert error.code == -32602, error
+    assert error.message == "Unknown tool: delete_everything", error
 
 
 async def test_nulls_mean_absent(free_service):

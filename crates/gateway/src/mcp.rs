@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{self, Entry};
 use crate::guard::{check_host, check_token, Token};
-use crate::skills::{SkillCall, SkillError, SkillRunner};
+use crate::skills::{Skill, SkillCall, SkillError, SkillRunner};
 
 const INSTRUCTIONS: &str = "Meetings recorded and transcribed on this machine by recorder. \
     Find meetings with list_meetings (by date or words) or search_meetings (exact moments), then \
@@ -68,6 +68,13 @@ impl RecorderMcp {
             Err(error) => tool_error(&error),
         }
     }
+}
+
+/// A tool that does not exist is a protocol error (-32602), as the MCP
+/// specification has it, not a tool result.
+fn unknown_tool(name: &str) -> ErrorData {
+    let names: Vec<&str> = Skill::ALL.iter().map(|skill| skill.name()).collect();
+    ErrorData::invalid_params(format!("Unknown tool: {name}"), Some(json!({ "tools": names })))
 }
 
 fn tool_error(error: &SkillError) -> CallToolResult {
@@ -123,6 +130,9 @@ impl ServerHandler for RecorderMcp {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if Skill::from_name(&request.name).is_none() {
+            return Err(unknown_tool(&request.name));
+        }
         Ok(self.call(&request.name, request.arguments).await.into())
     }
 }
@@ -164,7 +174,7 @@ async fn session_end_is_no_content(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skills::{Answer, Gate, Skill, SkillResult, Used};
+    use crate::skills::{Answer, Gate, SkillResult, Used};
     use std::future::Future;
     use std::pin::Pin;
 
@@ -225,7 +235,8 @@ mod tests {
         args.insert("meetingId".into(), json!("x"));
         let bad = server.call("get_meeting", Some(args)).await;
         assert_eq!(bad.is_error, Some(true));
-        let unknown = server.call("delete_everything", None).await;
-        assert!(format!("{:?}", unknown.content).contains("unknown skill"));
+        let unknown = unknown_tool("delete_everything");
+        assert_eq!(unknown.code.0, -32602);
+        assert_eq!(unknown.message, "Unknown tool: delete_everything");
     }
 }

@@ -65,6 +65,13 @@ static SEARCH: LazyLock<Regex> = LazyLock::new(|| {
         r"^(please )?(search|find|look for|look up|grep)\b|\b(search|look) (for|through)\b|\bmentions? of\b|\bmentioned\b|\b(when|where) did (we|i|they|you|someone|anyone|he|she)\b|\bwho (said|mentioned|talked|spoke)\b|\bwhat did (we|they|i|he|she) (say|said|discuss|decide)\b|\bdid (we|anyone|someone) (talk|speak|discuss|mention)\b",
     )
 });
+/// A request that says "search" in so many words: it is a search even when it
+/// names the meetings to search ("search my meetings for budget").
+static SEARCH_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(please )?(search|grep)\b|\b(search|look|go) (through|in|across)\b|\bsearch (my|our|all|the)\b",
+    )
+});
 static SHOW: LazyLock<Regex> = LazyLock::new(|| {
     regex(
         r"\b(show|open|details?|summary|summari[sz]e|notes|recap|overview|tell me about|what happened|decisions|key points|about)\b",
@@ -91,7 +98,7 @@ static PERIOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)\b(please|could|would|can|you|me|my|i|we|our|us|the|a|an|of|in|on|at|to|from|with|and|or|is|are|was|were|did|do|does|what|which|who|when|where|how|why|anything|something|everything|show|tell|give|get|find|search|look|list|all|any|meetings?|calls?|notes|there|that|this|it|about|for|mentions?|mentioned|said|talked|spoke)\b",
+        r"(?i)\b(please|could|would|can|you|me|my|i|we|our|us|the|a|an|of|in|on|at|to|from|with|and|or|is|are|was|were|did|do|does|what|which|who|when|where|how|why|anything|something|everything|show|tell|give|get|find|search|look|list|all|any|meetings?|calls?|recordings?|notes|there|through|across|mentioning|grep|that|this|it|about|for|mentions?|mentioned|said|talked|spoke)\b",
     )
 });
 
@@ -168,6 +175,9 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
     }
     let topic = topic(lower);
     if SEARCH.is_match(lower) && topic.is_some() && !LIST.is_match(lower) {
+        return (Skill::SearchMeetings, topic);
+    }
+    if SEARCH_VERB.is_match(lower) && topic.is_some() {
         return (Skill::SearchMeetings, topic);
     }
     if UUID.is_match(lower) || (LATEST.is_match(lower) && SHOW.is_match(lower)) {
@@ -498,6 +508,31 @@ mod tests {
                 "meetings about the budget last week".to_string(),
                 ListMeetings,
                 json!({"query": "budget", "from": ms(2026, 11, 9)}),
+            ),
+            (
+                "search my meetings for budget".to_string(),
+                SearchMeetings,
+                json!({"query": "budget"}),
+            ),
+            (
+                "Search through my calls for the hiring plan".to_string(),
+                SearchMeetings,
+                json!({"query": "hiring plan"}),
+            ),
+            (
+                "search all meetings mentioning pricing".to_string(),
+                SearchMeetings,
+                json!({"query": "pricing"}),
+            ),
+            (
+                "grep my recordings for kubernetes".to_string(),
+                SearchMeetings,
+                json!({"query": "kubernetes"}),
+            ),
+            (
+                "look through our meetings for the launch date".to_string(),
+                SearchMeetings,
+                json!({"query": "launch date"}),
             ),
             (
                 "search my meetings this week".to_string(),

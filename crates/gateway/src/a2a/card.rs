@@ -19,9 +19,13 @@ const TOKEN_HELP: &str = "Authorization: Bearer <api_token>, where the token is 
     Support/app.recorder.desktop/api_token; Linux: ~/.local/share/app.recorder.desktop/api_token; \
     Windows: %APPDATA%\\app.recorder.desktop\\api_token).";
 
+/// What skills take and give, as media types: free text, or a data part
+/// (`{"skill", "args"}` in, `{"skill", "meeting_ids", "timestamps"}` out).
+pub const MODES: [&str; 2] = ["text/plain", "application/json"];
+
 /// The card, for an agent reachable at `url`.
 pub fn card(url: &str) -> Value {
-    let modes = json!(["text", "application/json"]);
+    let modes = json!(MODES);
     let skills: Vec<Value> = catalogue::entries()
         .iter()
         .map(|entry| {
@@ -54,8 +58,8 @@ pub fn card(url: &str) -> Value {
             "bearer": { "type": "http", "scheme": "bearer", "description": TOKEN_HELP },
         },
         "security": [{ "bearer": [] }],
-        "defaultInputModes": ["text"],
-        "defaultOutputModes": ["text", "application/json"],
+        "defaultInputModes": MODES,
+        "defaultOutputModes": MODES,
         "skills": skills,
         "supportsAuthenticatedExtendedCard": false,
     })

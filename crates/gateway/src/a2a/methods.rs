@@ -24,9 +24,14 @@ enum Reply {
     Stream(Response),
 }
 
-/// Runs one request; always answers (HTTP 200), errors in the JSON-RPC body.
+/// The methods that answer with an event stream, errors included.
+const STREAMING: [&str; 3] = ["tasks/sendSubscribe", "message/stream", "tasks/resubscribe"];
+
+/// Runs one request; always answers (HTTP 200), errors in the JSON-RPC body
+/// (or, for a streaming method, in the one event of its stream).
 pub(super) async fn dispatch(a2a: &Shared, request: Request) -> Response {
     let Request { id, method, params } = request;
+    let streaming = STREAMING.contains(&method.as_str());
     let reply = match method.as_str() {
         "tasks/send" => early_send(a2a, &params).await,
         "tasks/sendSubscribe" => early_subscribe(a2a, &params, &id),
@@ -42,6 +47,7 @@ pub(super) async fn dispatch(a2a: &Shared, request: Request) -> Response {
     match reply {
         Ok(Reply::Result(result)) => Json(rpc::success(&id, result)).into_response(),
         Ok(Reply::Stream(response)) => response,
+        Err(error) if streaming => stream::failure(&id, &error),
         Err(error) => Json(rpc::failure(&id, &error)).into_response(),
     }
 }

@@ -91,6 +91,23 @@ impl Follow {
     }
 }
 
+/// A streaming method that fails before its stream starts: an SSE response
+/// (HTTP 200, `text/event-stream`) with one event, the JSON-RPC error, as the
+/// A2A SDKs read it (they expect an event stream from a streaming method and
+/// cannot read a JSON body there).
+pub fn failure(request_id: &Value, error: &rpc::RpcError) -> Response {
+    let frame = rpc::failure(request_id, error);
+    event_stream(Body::from(format!("data: {frame}\n\n")))
+}
+
+fn event_stream(body: Body) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
 /// An SSE response: first `opening` (events already known), then the task's
 /// updates from `updates` until the final status. Without `updates` (a task
 /// already finished), only the opening.
@@ -113,9 +130,5 @@ pub fn respond(
         follow.push(event);
     }
     let stream = futures_util::stream::unfold(follow, Follow::next);
-    let mut response = Body::from_stream(stream).into_response();
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
+    event_stream(Body::from_stream(stream))
 }

@@ -288,8 +288,8 @@ async fn card_on_both_paths_without_a_token() {
         .as_str()
         .is_some_and(|text| text.contains("api_token")));
     assert_eq!(card["security"], json!([{ "bearer": [] }]));
-    assert_eq!(card["defaultInputModes"], json!(["text"]));
-    assert_eq!(card["defaultOutputModes"], json!(["text", "application/json"]));
+    assert_eq!(card["defaultInputModes"], json!(["text/plain", "application/json"]));
+    assert_eq!(card["defaultOutputModes"], json!(["text/plain", "application/json"]));
     assert_eq!(card["supportsAuthenticatedExtendedCard"], false);
     assert_eq!(card["provider"], json!({ "organization": "recorder", "url": URL }));
     let skills = card["skills"].as_array().expect("an array");
@@ -300,8 +300,8 @@ async fn card_on_both_paths_without_a_token() {
         assert_eq!(skill["description"], entry.description);
         assert_eq!(skill["tags"], json!(entry.tags));
         assert_eq!(skill["examples"], json!(entry.examples));
-        assert_eq!(skill["inputModes"], json!(["text", "application/json"]));
-        assert_eq!(skill["outputModes"], json!(["text", "application/json"]));
+        assert_eq!(skill["inputModes"], json!(["text/plain", "application/json"]));
+        assert_eq!(skill["outputModes"], json!(["text/plain", "application/json"]));
     }
 }
 
@@ -384,10 +384,22 @@ async fn json_rpc_error_codes() {
     let (code, message) = error(&app, "message/send", params).await;
     assert_eq!(code, -32602);
     assert!(message.contains("blocking"), "{message}");
+    // A v0.3 message needs its messageId and its role.
+    for (missing, field) in
+        [("messageId", "params.message.messageId"), ("role", "params.message.role")]
+    {
+        let mut message = v03_message("list my meetings");
+        message.as_object_mut().map(|m| m.remove(missing));
+        let (code, text) = error(&app, "message/send", json!({ "message": message })).await;
+        assert_eq!(code, -32602, "without {missing}");
+        assert!(text.contains(field), "{text}");
+    }
+    let mut message = v03_message("list my meetings");
+    message["role"] = json!("robot");
+    assert_eq!(error(&app, "message/send", json!({ "message": message })).await.0, -32602);
 
     assert_eq!(error(&app, "tasks/get", json!({ "id": "nope" })).await.0, -32001);
     assert_eq!(error(&app, "tasks/cancel", json!({ "id": "nope" })).await.0, -32001);
-    assert_eq!(error(&app, "tasks/resubscribe", json!({ "id": "nope" })).await.0, -32001);
     for method in [
         "tasks/pushNotification/set",
         "tasks/pushNotification/get",
@@ -847,13 +859,28 @@ async fn message_stream_sends_task_then_updates() {
 }
 
 #[tokio::test]
-async fn stream_errors_come_back_as_json() {
+async fn stream_errors_come_back_as_one_sse_event() {
     let (_, app) = quick();
-    let body = call_body("message/stream", json!({ "message": { "parts": [] } }));
-    let response = send(&app, post(body)).await;
-    let kind = response.headers()[header::CONTENT_TYPE].to_str().expect("content type");
-    assert!(kind.starts_with("application/json"), "{kind}");
-    assert_eq!(json_of(response).await["error"]["code"], -32602);
+    let bad_message = json!({ "message": { "parts": [] } });
+    for (method, params) in [
+        ("message/stream", bad_message.clone()),
+        ("tasks/sendSubscribe", bad_message),
+        ("tasks/resubscribe", json!({ "id": "no-such-task" })),
+    ] {
+        let response = send(&app, post(call_body(method, params))).await;
+        assert_eq!(response.status(), StatusCode::OK, "{method}");
+        let kind = response.headers()[header::CONTENT_TYPE].to_str().expect("content type");
+        assert!(kind.starts_with("text/event-stream"), "{method}: {kind}");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        let frames: Vec<&str> = text.split("\n\n").filter(|frame| !frame.is_empty()).collect();
+        assert_eq!(frames.len(), 1, "{method}: {text}");
+        let data = frames[0].strip_prefix("data: ").expect("a data line");
+        let reply: Value = serde_json::from_str(data).expect("JSON-RPC");
+        let expected = if method == "tasks/resubscribe" { -32001 } else { -32602 };
+        assert_eq!(reply["error"]["code"], expected, "{method}: {reply}");
+        assert_eq!(reply["id"], 1, "{method}: {reply}");
+    }
 }
 
 #[tokio::test]

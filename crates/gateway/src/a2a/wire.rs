@@ -11,7 +11,7 @@ use chrono::Local;
 use serde_json::{json, Map, Value};
 
 use super::rpc::RpcError;
-use super::tasks::{new_id, Dialect, Snapshot, TaskState};
+use super::tasks::{Dialect, Snapshot, TaskState};
 use crate::router;
 use crate::skills::SkillCall;
 
@@ -167,6 +167,29 @@ pub fn early_send(params: &Value) -> Result<Ask, RpcError> {
     })
 }
 
+/// The roles a v0.3 message may have.
+const ROLES_V03: &[&str] = &["user", "agent"];
+
+/// What the specification requires of every message: a `messageId` and a
+/// `role` (-32602 naming the field otherwise).
+fn required_message_fields(message: &Map<String, Value>, roles: &[&str]) -> Result<(), RpcError> {
+    match message.get("messageId") {
+        Some(Value::String(id)) if !id.trim().is_empty() => {}
+        _ => {
+            return Err(RpcError::invalid_params(
+                "`params.message.messageId` is required (a non-empty string)",
+            ))
+        }
+    }
+    match message.get("role").and_then(Value::as_str) {
+        Some(role) if roles.contains(&role) => Ok(()),
+        _ => Err(RpcError::invalid_params(format!(
+            "`params.message.role` is required: {}",
+            roles.join(" or ")
+        ))),
+    }
+}
+
 /// `message/send` and `message/stream` params of v0.3:
 /// `{ message: { kind, messageId, role, parts, contextId?, taskId? },
 /// configuration?: { blocking?, historyLength? }, metadata? }`.
@@ -176,6 +199,7 @@ pub fn v03_send(params: &Value) -> Result<Ask, RpcError> {
         Some(Value::Object(message)) => message,
         _ => return Err(RpcError::invalid_params("`params.message` must be an object")),
     };
+    required_message_fields(message, ROLES_V03)?;
     let task_id = optional_id(message, "taskId", "params.message.taskId")?;
     let context_id = optional_id(message, "contextId", "params.message.contextId")?;
     let call = skill_call(message, "params.message")?;
@@ -192,9 +216,6 @@ pub fn v03_send(params: &Value) -> Result<Ask, RpcError> {
     let history_length = optional_length(configuration, "params.configuration.historyLength")?;
     let mut message = message.clone();
     message.insert("kind".into(), json!("message"));
-    if !matches!(message.get("messageId"), Some(Value::String(_))) {
-        message.insert("messageId".into(), json!(new_id()));
-    }
     Ok(Ask {
         task_id,
         context_id,
