@@ -8,5 +8,6 @@ pub mod catalogue;
 pub mod config;
 pub mod guard;
 pub mod mcp;
+pub mod output;
 pub mod router;
 pub mod skills;

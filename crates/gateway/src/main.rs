@@ -165,12 +165,18 @@ async fn shutdown_signal() {
     }
 }
 
+/// Logs to stderr, and to the MCP clients that ask for them (`logging/setLevel`).
 fn init_logging(config: &Config) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter =
         EnvFilter::try_new(config.environment.log_filter.as_deref().unwrap_or("info,rmcp=warn"))
             .unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ =
-        tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).try_init();
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(recorder_gateway::mcp::logging::Forward)
+        .try_init();
 }
 
 fn other(error: impl std::fmt::Display) -> StartError {

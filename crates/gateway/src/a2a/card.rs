@@ -1,8 +1,17 @@
-//! The Agent Card served at `/.well-known/agent.json` and
-//! `/.well-known/agent-card.json`: one document that reads as an early-protocol
-//! card (`authentication`) and as an A2A v0.3 card (`protocolVersion`,
-//! `securitySchemes`, `security`, `preferredTransport`). It lists the nine
-//! skills of the catalogue.
+//! The Agent Cards. They list the nine skills of the catalogue.
+//!
+//! - [`card`]: the early-protocol and v0.3 card (`authentication`,
+//!   `protocolVersion`, `securitySchemes` as `{type: "http", scheme: "bearer"}`,
+//!   `security`, `preferredTransport`), at `/.well-known/agent.json`.
+//! - [`card_v10`]: the A2A 1.0 card (`supportedInterfaces` with
+//!   `protocolVersion: "1.0"` and `"0.3"`, `securitySchemes` as
+//!   `{httpAuthSecurityScheme}`, `securityRequirements`, no `url`).
+//! - [`card_merged`]: what `/.well-known/agent-card.json` serves to a client
+//!   that does not say which version it reads: the 1.0 card with the v0.3
+//!   fields merged in where 1.0 has no field of that name, which is what the
+//!   official 1.x SDK's own servers serve (both SDK lines read it). A request
+//!   with `A2A-Version: 1.0` gets the pure 1.0 card, `A2A-Version: 0.3` the
+//!   pure v0.3 card.
 
 use serde_json::{json, Value};
 
@@ -23,10 +32,9 @@ const TOKEN_HELP: &str = "Authorization: Bearer <api_token>, where the token is 
 /// (`{"skill", "args"}` in, `{"skill", "meeting_ids", "timestamps"}` out).
 pub const MODES: [&str; 2] = ["text/plain", "application/json"];
 
-/// The card, for an agent reachable at `url`.
-pub fn card(url: &str) -> Value {
+fn skills() -> Vec<Value> {
     let modes = json!(MODES);
-    let skills: Vec<Value> = catalogue::entries()
+    catalogue::entries()
         .iter()
         .map(|entry| {
             json!({
@@ -39,7 +47,12 @@ pub fn card(url: &str) -> Value {
                 "outputModes": modes,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// The early-protocol and v0.3 card, for an agent reachable at `url`.
+pub fn card(url: &str) -> Value {
+    let skills = skills();
     json!({
         "name": "Recorder",
         "description": DESCRIPTION,
@@ -63,4 +76,85 @@ pub fn card(url: &str) -> Value {
         "skills": skills,
         "supportsAuthenticatedExtendedCard": false,
     })
+}
+
+/// The A2A 1.0 card: one JSON-RPC interface at `url`, spoken in 1.0 and 0.3.
+pub fn card_v10(url: &str) -> Value {
+    let interface = |version: &str| json!({ "url": url, "protocolBinding": "JSONRPC", "protocolVersion": version });
+    json!({
+        "name": "Recorder",
+        "description": DESCRIPTION,
+        "supportedInterfaces": [interface("1.0"), interface("0.3")],
+        "provider": { "organization": "recorder", "url": url },
+        "version": env!("CARGO_PKG_VERSION"),
+        "capabilities": {
+            "streaming": true,
+            "pushNotifications": false,
+            "extendedAgentCard": false,
+        },
+        "securitySchemes": {
+            "bearer": { "httpAuthSecurityScheme": { "scheme": "Bearer", "description": TOKEN_HELP } },
+        },
+        "securityRequirements": [{ "schemes": { "bearer": { "list": [] } } }],
+        "defaultInputModes": MODES,
+        "defaultOutputModes": MODES,
+        "skills": skills(),
+    })
+}
+
+/// The 1.0 card with the v0.3 card's fields merged in wherever the 1.0 card
+/// has no field of that name (objects merge key by key, lists item by item),
+/// as the official SDK's `agent_card_to_dict` does.
+pub fn card_merged(url: &str) -> Value {
+    let mut merged = card_v10(url);
+    merge(&mut merged, &card(url));
+    merged
+}
+
+fn merge(into: &mut Value, from: &Value) {
+    match (into, from) {
+        (Value::Object(into), Value::Object(from)) => {
+            for (key, value) in from {
+                match into.get_mut(key) {
+                    Some(existing) => merge(existing, value),
+                    None => {
+                        into.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (Value::Array(into), Value::Array(from)) => {
+            for (existing, value) in into.iter_mut().zip(from) {
+                merge(existing, value);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_merged_card_reads_as_both_versions() {
+        let merged = card_merged("http://127.0.0.1:1/");
+        // 1.0 fields.
+        assert_eq!(merged["supportedInterfaces"][0]["protocolVersion"], "1.0");
+        assert_eq!(
+            merged["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"],
+            "Bearer"
+        );
+        assert!(merged["securityRequirements"].is_array());
+        // v0.3 fields beside them.
+        assert_eq!(merged["url"], "http://127.0.0.1:1/");
+        assert_eq!(merged["protocolVersion"], "0.3.0");
+        assert_eq!(merged["securitySchemes"]["bearer"]["type"], "http");
+        assert_eq!(merged["securitySchemes"]["bearer"]["scheme"], "bearer");
+        assert_eq!(merged["security"], json!([{ "bearer": [] }]));
+        // The pure cards keep to their own version.
+        let v10 = card_v10("http://127.0.0.1:1/");
+        assert!(v10.get("url").is_none() && v10.get("security").is_none());
+        assert!(card("http://127.0.0.1:1/").get("supportedInterfaces").is_none());
+    }
 }

@@ -1,6 +1,6 @@
-//! The JSON-RPC methods of both dialects. `tasks/get`, `tasks/cancel` and
-//! `tasks/resubscribe` are shared: they answer in the dialect that created the
-//! task.
+//! The JSON-RPC methods of the three dialects: A2A 1.0 (`SendMessage`, …),
+//! v0.3 (`message/send`, …) and the early protocol (`tasks/send`, …). The task
+//! methods answer in the dialect that created the task.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,23 +16,75 @@ use super::tasks::{
     new_id, Begun, CancelError, Dialect, Joined, NewTask, Snapshot, Store, UpdateKind, Watch,
 };
 use super::wire::{self, Ask};
-use super::Shared;
+use super::{v10, Shared};
 
 /// What a method gives back.
-enum Reply {
+pub(super) enum Reply {
     Result(Value),
     Stream(Response),
 }
 
 /// The methods that answer with an event stream, errors included.
-const STREAMING: [&str; 3] = ["tasks/sendSubscribe", "message/stream", "tasks/resubscribe"];
+const STREAMING: [&str; 5] = [
+    "tasks/sendSubscribe",
+    "message/stream",
+    "tasks/resubscribe",
+    "SendStreamingMessage",
+    "SubscribeToTask",
+];
 
 /// Runs one request; always answers (HTTP 200), errors in the JSON-RPC body
-/// (or, for a streaming method, in the one event of its stream).
-pub(super) async fn dispatch(a2a: &Shared, request: Request) -> Response {
+/// (or, for a streaming method, in the one `event: error` of its stream).
+/// `version` is the request's `A2A-Version` header, if any.
+pub(super) async fn dispatch(a2a: &Shared, request: Request, version: Option<&str>) -> Response {
     let Request { id, method, params } = request;
     let streaming = STREAMING.contains(&method.as_str());
-    let reply = match method.as_str() {
+    let reply = match version.filter(|version| !supported(version)) {
+        Some(version) => Err(RpcError::version_not_supported(version)),
+        None => answer(a2a, &method, &params, &id).await,
+    };
+    match reply {
+        Ok(Reply::Result(result)) => Json(rpc::success(&id, result)).into_response(),
+        Ok(Reply::Stream(response)) => response,
+        Err(error) if streaming => stream::failure(&id, &error),
+        Err(error) => Json(rpc::failure(&id, &error)).into_response(),
+    }
+}
+
+/// `A2A-Version` values this agent speaks: 1.x and 0.3 (an empty header
+/// means 0.3, as the specification says).
+fn supported(version: &str) -> bool {
+    let version = version.trim();
+    version.is_empty()
+        || version == "1"
+        || version.starts_with("1.")
+        || version == "0.3"
+        || version.starts_with("0.3.")
+}
+
+async fn answer(a2a: &Shared, method: &str, params: &Value, id: &Value) -> Result<Reply, RpcError> {
+    let params = params.clone();
+    let id = id.clone();
+    match method {
+        "SendMessage" => v10::send(a2a, &params).await,
+        "SendStreamingMessage" => v10::stream(a2a, &params, &id),
+        "GetTask" => get(a2a, &params),
+        "ListTasks" => v10::list(a2a, &params),
+        "CancelTask" => cancel(a2a, &params),
+        "SubscribeToTask" => v10::subscribe(a2a, &params, &id),
+        "GetExtendedAgentCard" => Err(RpcError::extended_card_not_configured()),
+        "CreateTaskPushNotificationConfig"
+        | "GetTaskPushNotificationConfig"
+        | "ListTaskPushNotificationConfigs"
+        | "DeleteTaskPushNotificationConfig" => Err(RpcError::push_not_supported()),
+        other => legacy(a2a, other, &params, &id).await,
+    }
+}
+
+/// The early protocol's and v0.3's methods.
+async fn legacy(a2a: &Shared, method: &str, params: &Value, id: &Value) -> Result<Reply, RpcError> {
+    let (params, id) = (params.clone(), id.clone());
+    match method {
         "tasks/send" => early_send(a2a, &params).await,
         "tasks/sendSubscribe" => early_subscribe(a2a, &params, &id),
         "message/send" => message_send(a2a, &params).await,
@@ -43,12 +95,6 @@ pub(super) async fn dispatch(a2a: &Shared, request: Request) -> Response {
         "agent/getAuthenticatedExtendedCard" => Ok(Reply::Result((*a2a.card).clone())),
         push if push.starts_with("tasks/pushNotification") => Err(RpcError::push_not_supported()),
         other => Err(RpcError::method_not_found(other)),
-    };
-    match reply {
-        Ok(Reply::Result(result)) => Json(rpc::success(&id, result)).into_response(),
-        Ok(Reply::Stream(response)) => response,
-        Err(error) if streaming => stream::failure(&id, &error),
-        Err(error) => Json(rpc::failure(&id, &error)).into_response(),
     }
 }
 
@@ -87,16 +133,23 @@ fn early_subscribe(a2a: &Shared, params: &Value, request_id: &Value) -> Result<R
     Ok(follow(a2a, watch, request_id, opening))
 }
 
-/// Starts a v0.3 task, or follows the running task the message names.
-fn v03_begin(a2a: &Shared, ask: &mut Ask) -> Result<Watch, RpcError> {
+/// Starts a v0.3 or 1.0 task, or follows the running task the message names.
+pub(super) fn begin(a2a: &Shared, ask: &mut Ask, dialect: Dialect) -> Result<Watch, RpcError> {
     if let Some(task_id) = &ask.task_id {
         return match a2a.store.join(task_id) {
             Joined::NotFound => Err(RpcError::task_not_found(task_id)),
-            Joined::Final(task) => Err(RpcError::invalid_params(format!(
-                "`params.message.taskId`: task `{task_id}` is already {}; send the message \
-                 without taskId to start a new task",
-                task.state.as_str()
-            ))),
+            Joined::Final(task) => {
+                let detail = format!(
+                    "`params.message.taskId`: task `{task_id}` is already {}; send the message \
+                     without taskId to start a new task",
+                    task.state.as_str()
+                );
+                // 1.0 says a terminal task takes no more messages (-32004).
+                Err(match dialect {
+                    Dialect::V10 => RpcError::unsupported_operation(detail),
+                    _ => RpcError::invalid_params(detail),
+                })
+            }
             Joined::Running(watch) => Ok(watch),
         };
     }
@@ -104,13 +157,8 @@ fn v03_begin(a2a: &Shared, ask: &mut Ask) -> Result<Watch, RpcError> {
     let context_id = ask.context_id.clone().unwrap_or_else(new_id);
     let mut message = std::mem::take(&mut ask.message);
     wire::fill_ids(&mut message, &id, &context_id);
-    let new = NewTask {
-        id,
-        context_id,
-        dialect: Dialect::V03,
-        user_message: message,
-        metadata: ask.metadata.take(),
-    };
+    let new =
+        NewTask { id, context_id, dialect, user_message: message, metadata: ask.metadata.take() };
     let (Begun::Started(watch) | Begun::Joined(watch)) =
         a2a.store.launch(Arc::clone(&a2a.runner), ask.call.clone(), new);
     Ok(watch)
@@ -118,14 +166,14 @@ fn v03_begin(a2a: &Shared, ask: &mut Ask) -> Result<Watch, RpcError> {
 
 async fn message_send(a2a: &Shared, params: &Value) -> Result<Reply, RpcError> {
     let mut ask = wire::v03_send(params)?;
-    let watch = v03_begin(a2a, &mut ask)?;
+    let watch = begin(a2a, &mut ask, Dialect::V03)?;
     let task = if ask.blocking { settle(&a2a.store, watch, a2a.wait).await } else { watch.task };
     Ok(Reply::Result(wire::task(&task, ask.history_length)))
 }
 
 fn message_stream(a2a: &Shared, params: &Value, request_id: &Value) -> Result<Reply, RpcError> {
     let mut ask = wire::v03_send(params)?;
-    let watch = v03_begin(a2a, &mut ask)?;
+    let watch = begin(a2a, &mut ask, Dialect::V03)?;
     let opening = vec![wire::task(&watch.task, ask.history_length)];
     Ok(follow(a2a, watch, request_id, opening))
 }
@@ -152,7 +200,7 @@ fn resubscribe(a2a: &Shared, params: &Value, request_id: &Value) -> Result<Reply
     Ok(follow(a2a, watch, request_id, opening))
 }
 
-fn follow(a2a: &Shared, watch: Watch, request_id: &Value, opening: Vec<Value>) -> Reply {
+pub(super) fn follow(a2a: &Shared, watch: Watch, request_id: &Value, opening: Vec<Value>) -> Reply {
     let Watch { task, updates } = watch;
     let store = Arc::clone(&a2a.store);
     Reply::Stream(stream::respond(store, &task, request_id.clone(), opening, Some(updates)))
@@ -160,7 +208,7 @@ fn follow(a2a: &Shared, watch: Watch, request_id: &Value, opening: Vec<Value>) -
 
 /// Waits (at most `limit`) for the task to reach a final state, and returns it
 /// as it then is.
-async fn settle(store: &Store, watch: Watch, limit: Duration) -> Snapshot {
+pub(super) async fn settle(store: &Store, watch: Watch, limit: Duration) -> Snapshot {
     let Watch { task, mut updates } = watch;
     if task.state.is_final() {
         return task;

@@ -1,7 +1,9 @@
-//! The A2A server: the Agent Card and JSON-RPC 2.0 over HTTP, speaking both the
-//! early A2A protocol (`tasks/send`, `tasks/sendSubscribe`, card at
-//! `/.well-known/agent.json`) and A2A v0.3 (`message/send`, `message/stream`,
-//! card also at `/.well-known/agent-card.json`).
+//! The A2A server: the Agent Card and JSON-RPC 2.0 over HTTP, speaking A2A 1.0
+//! (`SendMessage`, `SendStreamingMessage`, `GetTask`, `ListTasks`,
+//! `CancelTask`, `SubscribeToTask`), A2A v0.3 (`message/send`,
+//! `message/stream`) and the early protocol (`tasks/send`,
+//! `tasks/sendSubscribe`, card at `/.well-known/agent.json`). The card at
+//! `/.well-known/agent-card.json` is negotiated by `A2A-Version` (`card.rs`).
 //!
 //! Every route checks the Host header; `POST /` also needs the bearer token.
 //! A task runs one skill; a refused or failed skill ends the task `failed` with
@@ -12,6 +14,7 @@ mod methods;
 mod rpc;
 mod stream;
 mod tasks;
+mod v10;
 mod wire;
 
 #[cfg(test)]
@@ -23,6 +26,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -33,6 +37,9 @@ use serde_json::Value;
 use crate::guard::{check_host, check_token, Token};
 use crate::skills::SkillRunner;
 
+/// The header that names the A2A version a request speaks (1.0).
+pub const VERSION_HEADER: &str = "a2a-version";
+
 /// How long `tasks/send` and a blocking `message/send` wait for the answer
 /// before returning the task as it is (the client then polls `tasks/get`).
 pub const WAIT: Duration = Duration::from_secs(60);
@@ -41,7 +48,12 @@ pub const WAIT: Duration = Duration::from_secs(60);
 struct Shared {
     runner: Arc<dyn SkillRunner>,
     store: Arc<tasks::Store>,
+    /// The early-protocol and v0.3 card.
     card: Arc<Value>,
+    /// The 1.0 card.
+    card_v10: Arc<Value>,
+    /// Both merged: for clients that do not say which version they read.
+    card_merged: Arc<Value>,
     wait: Duration,
 }
 
@@ -72,6 +84,8 @@ fn build(runner: Arc<dyn SkillRunner>, token: Token, url: &str, options: Options
         runner,
         store: Arc::new(tasks::Store::new(options.capacity, options.max_age)),
         card: Arc::new(card::card(url)),
+        card_v10: Arc::new(card::card_v10(url)),
+        card_merged: Arc::new(card::card_merged(url)),
         wait: options.wait,
     });
     let rpc = Router::new()
@@ -79,7 +93,7 @@ fn build(runner: Arc<dyn SkillRunner>, token: Token, url: &str, options: Options
         .route_layer(from_fn_with_state(token, check_token));
     Router::new()
         .route("/.well-known/agent.json", get(agent_card))
-        .route("/.well-known/agent-card.json", get(agent_card))
+        .route("/.well-known/agent-card.json", get(negotiated_card))
         .merge(rpc)
         .with_state(shared)
         .layer(from_fn(check_host))
@@ -89,12 +103,26 @@ async fn agent_card(State(a2a): State<Arc<Shared>>) -> Response {
     Json(&*a2a.card).into_response()
 }
 
-async fn json_rpc(State(a2a): State<Arc<Shared>>, body: Bytes) -> Response {
+/// The card a client asks for with `A2A-Version` (1.x: the 1.0 card; 0.3:
+/// the v0.3 card), else both merged.
+async fn negotiated_card(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let version = headers.get(VERSION_HEADER).and_then(|value| value.to_str().ok());
+    let card = match version.map(str::trim) {
+        Some(v) if v == "1" || v.starts_with("1.") => &a2a.card_v10,
+        Some(v) if v == "0.3" || v.starts_with("0.3.") => &a2a.card,
+        _ => &a2a.card_merged,
+    };
+    Json(&**card).into_response()
+}
+
+async fn json_rpc(State(a2a): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+    let version = headers.get(VERSION_HEADER).and_then(|value| value.to_str().ok());
     match rpc::parse(&body) {
         Ok(request) => {
             let id = request.id.clone();
             // A bug in a method answers -32603 instead of dropping the connection.
-            match AssertUnwindSafe(methods::dispatch(&a2a, request)).catch_unwind().await {
+            let answer = methods::dispatch(&a2a, request, version);
+            match AssertUnwindSafe(answer).catch_unwind().await {
                 Ok(response) => response,
                 Err(_) => {
                     let error = rpc::RpcError::internal("the request could not be handled");

@@ -1,6 +1,6 @@
 //! The JSON-RPC 2.0 envelope: reading a request body, and writing a result or an
 //! error with the request's id echoed as given (a string, a number or null).
-//! Errors use the standard codes plus A2A's own (-32001 to -32003).
+//! Errors use the standard codes plus A2A's own (-32001 to -32009).
 
 use serde_json::{json, Map, Value};
 
@@ -31,9 +31,10 @@ impl RpcError {
         RpcError::new(
             -32601,
             format!(
-                "Method not found: `{method}`; this agent answers tasks/send, tasks/get, \
-                 tasks/cancel, tasks/sendSubscribe, tasks/resubscribe, message/send and \
-                 message/stream"
+                "Method not found: `{method}`; this agent answers A2A 1.0 (SendMessage, \
+                 SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask), v0.3 \
+                 (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe) and \
+                 the early protocol (tasks/send, tasks/sendSubscribe)"
             ),
         )
     }
@@ -66,8 +67,54 @@ impl RpcError {
         )
     }
 
+    /// -32004.
+    pub fn unsupported_operation(detail: impl std::fmt::Display) -> RpcError {
+        RpcError::new(-32004, format!("This operation is not supported: {detail}"))
+    }
+
+    /// -32007.
+    pub fn extended_card_not_configured() -> RpcError {
+        RpcError::new(
+            -32007,
+            "Extended agent card is not configured: the public card at \
+             /.well-known/agent-card.json is the whole card",
+        )
+    }
+
+    /// -32009.
+    pub fn version_not_supported(version: &str) -> RpcError {
+        RpcError::new(
+            -32009,
+            format!("A2A version `{version}` is not supported: this agent speaks 1.0 and 0.3"),
+        )
+    }
+
+    /// The A2A reason of an A2A error code, as 1.0's `google.rpc.ErrorInfo`
+    /// names it.
+    fn reason(&self) -> Option<&'static str> {
+        Some(match self.code {
+            -32001 => "TASK_NOT_FOUND",
+            -32002 => "TASK_NOT_CANCELABLE",
+            -32003 => "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            -32004 => "UNSUPPORTED_OPERATION",
+            -32007 => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+            -32009 => "VERSION_NOT_SUPPORTED",
+            _ => return None,
+        })
+    }
+
+    /// `{code, message, data?}`; an A2A error carries 1.0's `ErrorInfo` in `data`.
     pub fn to_json(&self) -> Value {
-        json!({ "code": self.code, "message": self.message })
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some(reason) = self.reason() {
+            error["data"] = json!([{
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": reason,
+                "domain": "a2a-protocol.org",
+                "metadata": {},
+            }]);
+        }
+        error
     }
 }
 

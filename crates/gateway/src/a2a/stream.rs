@@ -92,12 +92,12 @@ impl Follow {
 }
 
 /// A streaming method that fails before its stream starts: an SSE response
-/// (HTTP 200, `text/event-stream`) with one event, the JSON-RPC error, as the
-/// A2A SDKs read it (they expect an event stream from a streaming method and
-/// cannot read a JSON body there).
+/// (HTTP 200, `text/event-stream`) with one `error` event carrying the
+/// JSON-RPC error, as the A2A SDKs' own servers send it (their clients expect
+/// an event stream from a streaming method and cannot read a JSON body there).
 pub fn failure(request_id: &Value, error: &rpc::RpcError) -> Response {
     let frame = rpc::failure(request_id, error);
-    event_stream(Body::from(format!("data: {frame}\n\n")))
+    event_stream(Body::from(format!("event: error\ndata: {frame}\n\n")))
 }
 
 fn event_stream(body: Body) -> Response {

@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 use tokio::task::AbortHandle;
 
-use crate::skills::{SkillCall, SkillResult, SkillRunner};
+use crate::skills::{Progress, SkillCall, SkillResult, SkillRunner};
 
 /// At most this many tasks are kept (more only while they are running).
 pub const CAPACITY: usize = 1_000;
@@ -35,6 +35,9 @@ pub enum Dialect {
     Early,
     /// A2A v0.3 (`message/send`, `kind` discriminators, `contextId`).
     V03,
+    /// A2A 1.0 (`SendMessage`, parts without discriminators, `ROLE_*` and
+    /// `TASK_STATE_*` enums, results wrapped as `{task}` or `{statusUpdate}`).
+    V10,
 }
 
 /// The states this server uses (both dialects spell them alike).
@@ -56,6 +59,30 @@ impl TaskState {
             TaskState::Failed => "failed",
             TaskState::Canceled => "canceled",
         }
+    }
+
+    /// The 1.0 spelling (`TASK_STATE_WORKING`).
+    pub fn as_v10(self) -> &'static str {
+        match self {
+            TaskState::Submitted => "TASK_STATE_SUBMITTED",
+            TaskState::Working => "TASK_STATE_WORKING",
+            TaskState::Completed => "TASK_STATE_COMPLETED",
+            TaskState::Failed => "TASK_STATE_FAILED",
+            TaskState::Canceled => "TASK_STATE_CANCELED",
+        }
+    }
+
+    /// Reads either spelling (a `ListTasks` filter).
+    pub fn parse(text: &str) -> Option<TaskState> {
+        [
+            TaskState::Submitted,
+            TaskState::Working,
+            TaskState::Completed,
+            TaskState::Failed,
+            TaskState::Canceled,
+        ]
+        .into_iter()
+        .find(|state| state.as_str() == text || state.as_v10() == text)
     }
 
     pub fn is_final(self) -> bool {
@@ -216,6 +243,19 @@ impl Store {
         self.lock().tasks.len()
     }
 
+    /// Every task of `dialect`, newest first.
+    pub fn list(&self, dialect: Dialect) -> Vec<Snapshot> {
+        let inner = self.lock();
+        let mut found: Vec<(Instant, Snapshot)> = inner
+            .tasks
+            .values()
+            .filter(|record| record.task.dialect == dialect)
+            .map(|record| (record.created, record.task.clone()))
+            .collect();
+        found.sort_by_key(|(created, _)| std::cmp::Reverse(*created));
+        found.into_iter().map(|(_, task)| task).collect()
+    }
+
     pub fn get(&self, id: &str) -> Option<Snapshot> {
         self.lock().tasks.get(id).map(|record| record.task.clone())
     }
@@ -277,9 +317,10 @@ impl Store {
         };
         let store = Arc::clone(self);
         let id = new.id.clone();
+        let progress = self.progress(&id, run);
         let handle = tokio::spawn(async move {
             store.set_working(&id, run);
-            let result = AssertUnwindSafe(runner.run(call)).catch_unwind().await;
+            let result = AssertUnwindSafe(runner.run(call, progress)).catch_unwind().await;
             let result = result.unwrap_or_else(|_| {
                 Err(crate::skills::SkillError::Failed(
                     "Internal error: the skill stopped unexpectedly.".to_string(),
@@ -317,6 +358,31 @@ impl Store {
         }
     }
 
+    /// Where run `run` of task `id` reports its steps: each one is a `working`
+    /// status update whose message says what is happening.
+    fn progress(self: &Arc<Self>, id: &str, run: u64) -> Progress {
+        let store = Arc::downgrade(self);
+        let id = id.to_string();
+        Progress::to(move |step| {
+            if let Some(store) = store.upgrade() {
+                store.set_step(&id, run, &step.message);
+            }
+        })
+    }
+
+    fn set_step(&self, id: &str, run: u64, message: &str) {
+        let mut inner = self.lock();
+        if let Some(record) = inner.tasks.get_mut(id) {
+            if record.run == run && !record.task.state.is_final() {
+                record.task.state = TaskState::Working;
+                record.task.timestamp = now();
+                record.task.reason = Some(Arc::from(message));
+                record.task.agent_message_id = new_id();
+                record.publish(UpdateKind::Status);
+            }
+        }
+    }
+
     /// Records the skill's result, unless the run was canceled (or replaced).
     fn finish(&self, id: &str, run: u64, result: SkillResult) {
         let mut inner = self.lock();
@@ -331,6 +397,7 @@ impl Store {
             Ok(answer) => {
                 let data = answer.data_part();
                 record.task.state = TaskState::Completed;
+                record.task.reason = None;
                 record.task.answer = Some(Arc::new(Outcome { text: answer.text, data }));
                 record.publish(UpdateKind::Artifact);
             }

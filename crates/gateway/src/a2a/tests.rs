@@ -20,7 +20,7 @@ use super::{build, Options};
 use crate::catalogue;
 use crate::guard::Token;
 use crate::skills::{
-    Answer, Gate, Skill, SkillCall, SkillError, SkillResult, SkillRunner, Timestamp, Used,
+    Answer, Gate, Progress, Skill, SkillCall, SkillError, SkillResult, SkillRunner, Timestamp, Used,
 };
 
 const TOKEN: &str = "secret-token";
@@ -59,7 +59,7 @@ impl Quick {
 }
 
 impl SkillRunner for Quick {
-    fn run(&self, call: SkillCall) -> Run<'_> {
+    fn run(&self, call: SkillCall, _progress: Progress) -> Run<'_> {
         self.calls.lock().expect("calls lock").push(call.clone());
         Box::pin(async move { Ok(answer(call.skill)) })
     }
@@ -82,7 +82,7 @@ struct Hang {
 }
 
 impl SkillRunner for Hang {
-    fn run(&self, _call: SkillCall) -> Run<'_> {
+    fn run(&self, _call: SkillCall, _progress: Progress) -> Run<'_> {
         self.started.fetch_add(1, Ordering::SeqCst);
         let flag = DropFlag(Arc::clone(&self.dropped));
         Box::pin(async move {
@@ -98,7 +98,7 @@ const REFUSAL: &str = "Cannot start a recording: needs Recorder Pro";
 struct Refuse;
 
 impl SkillRunner for Refuse {
-    fn run(&self, _call: SkillCall) -> Run<'_> {
+    fn run(&self, _call: SkillCall, _progress: Progress) -> Run<'_> {
         Box::pin(async {
             Err(SkillError::Refused {
                 gate: Gate::Plan,
@@ -268,8 +268,25 @@ async fn card_on_both_paths_without_a_token() {
     let early = get(&app, "/.well-known/agent.json", HOST).await;
     assert_eq!(early.status(), StatusCode::OK);
     let early = json_of(early).await;
-    let v03 = json_of(get(&app, "/.well-known/agent-card.json", "localhost").await).await;
-    assert_eq!(early, v03);
+    // The agent-card path without a version header serves the merged card:
+    // every field of the v0.3 card is there, as it is.
+    let merged = json_of(get(&app, "/.well-known/agent-card.json", "localhost").await).await;
+    for (key, value) in early.as_object().expect("an object") {
+        match key.as_str() {
+            "capabilities" | "securitySchemes" => {
+                for (inner, value) in value.as_object().expect("an object") {
+                    let merged = &merged[key][inner];
+                    for (field, value) in value.as_object().into_iter().flatten() {
+                        assert_eq!(&merged[field], value, "{key}.{inner}.{field}");
+                    }
+                    if !value.is_object() {
+                        assert_eq!(merged, value, "{key}.{inner}");
+                    }
+                }
+            }
+            _ => assert_eq!(&merged[key], value, "{key}"),
+        }
+    }
     let card = early;
     assert_eq!(card["name"], "Recorder");
     assert!(card["description"].as_str().is_some_and(|text| !text.is_empty()));
@@ -875,7 +892,7 @@ async fn stream_errors_come_back_as_one_sse_event() {
         let text = String::from_utf8_lossy(&bytes).to_string();
         let frames: Vec<&str> = text.split("\n\n").filter(|frame| !frame.is_empty()).collect();
         assert_eq!(frames.len(), 1, "{method}: {text}");
-        let data = frames[0].strip_prefix("data: ").expect("a data line");
+        let data = frames[0].strip_prefix("event: error\ndata: ").expect("an error event");
         let reply: Value = serde_json::from_str(data).expect("JSON-RPC");
         let expected = if method == "tasks/resubscribe" { -32001 } else { -32602 };
         assert_eq!(reply["error"]["code"], expected, "{method}: {reply}");
@@ -1045,4 +1062,154 @@ proptest::proptest! {
             "{text:?} → {:?} {}", call.skill, call.args
         );
     }
+}
+
+// ---- A2A 1.0 ---------------------------------------------------------------
+
+fn v10_message(text: &str) -> Value {
+    json!({ "messageId": "m-10", "role": "ROLE_USER", "parts": [{ "text": text }] })
+}
+
+#[tokio::test]
+async fn v10_send_answers_a_task_in_its_own_shape() {
+    let (_, app) = quick();
+    let reply =
+        result(&app, "SendMessage", json!({ "message": v10_message("list my meetings") })).await;
+    let task = &reply["task"];
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED", "{reply}");
+    assert!(task.get("kind").is_none(), "1.0 has no kind: {task}");
+    let parts = &task["artifacts"][0]["parts"];
+    assert_eq!(parts[0]["mediaType"], "text/plain");
+    assert_eq!(parts[1]["data"]["skill"], "list_meetings");
+    assert_eq!(task["history"][0]["role"], "ROLE_USER");
+    assert_eq!(task["history"][0]["taskId"], task["id"]);
+    let id = task["id"].as_str().expect("an id").to_string();
+    let got = result(&app, "GetTask", json!({ "id": id })).await;
+    assert_eq!(got["id"], json!(id));
+    assert_eq!(got["status"]["state"], "TASK_STATE_COMPLETED");
+    let listed = result(&app, "ListTasks", json!({ "pageSize": 10 })).await;
+    assert_eq!(listed["totalSize"], 1);
+    assert_eq!(listed["nextPageToken"], "");
+    assert_eq!(listed["tasks"][0]["id"], json!(id));
+    assert!(listed["tasks"][0].get("artifacts").is_none(), "only with includeArtifacts");
+    let (code, _) = error(&app, "CancelTask", json!({ "id": id })).await;
+    assert_eq!(code, -32002);
+    // A finished task cannot be followed: -32004, as an SSE error event.
+    let response = send(&app, post(call_body("SubscribeToTask", json!({ "id": id })))).await;
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    assert!(text.starts_with("event: error\ndata: "), "{text}");
+    assert!(text.contains("-32004") && text.contains("UNSUPPORTED_OPERATION"), "{text}");
+}
+
+#[tokio::test]
+async fn v10_stream_opens_with_the_task_and_ends_after_the_final_status() {
+    let (_, app) = quick();
+    let params = json!({ "message": v10_message("list my meetings") });
+    let mut sse = Sse::open(&app, json!("s-10"), "SendStreamingMessage", params).await;
+    let events = sse.rest().await;
+    let keys: Vec<&str> = events
+        .iter()
+        .map(|event| event.as_object().and_then(|o| o.keys().next()).map_or("", String::as_str))
+        .collect();
+    assert_eq!(keys, ["task", "statusUpdate", "artifactUpdate", "statusUpdate"], "{events:?}");
+    assert_eq!(events[0]["task"]["status"]["state"], "TASK_STATE_SUBMITTED");
+    assert_eq!(events[1]["statusUpdate"]["status"]["state"], "TASK_STATE_WORKING");
+    assert_eq!(events[3]["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert!(events[3]["statusUpdate"].get("final").is_none(), "1.0 has no final flag");
+}
+
+#[tokio::test]
+async fn v10_errors() {
+    let (_, app) = quick();
+    let mut message = v10_message("hi");
+    message["role"] = json!("user");
+    let (code, text) = error(&app, "SendMessage", json!({ "message": message })).await;
+    assert_eq!(code, -32602);
+    assert!(text.contains("ROLE_USER"), "{text}");
+    assert_eq!(error(&app, "GetExtendedAgentCard", json!({})).await.0, -32007);
+    assert_eq!(error(&app, "CreateTaskPushNotificationConfig", json!({})).await.0, -32003);
+    assert_eq!(error(&app, "GetTask", json!({ "id": "nope" })).await.0, -32001);
+    assert_eq!(error(&app, "ListTasks", json!({ "pageSize": 0 })).await.0, -32602);
+    let reply = call(&app, "GetTask", json!({ "id": "nope" })).await;
+    assert_eq!(reply["error"]["data"][0]["reason"], "TASK_NOT_FOUND");
+    // A version this agent does not speak.
+    let mut request = post(call_body("GetTask", json!({ "id": "x" })));
+    request.headers_mut().insert("a2a-version", "99.0".parse().expect("header"));
+    let reply = json_of(send(&app, request).await).await;
+    assert_eq!(reply["error"]["code"], -32009, "{reply}");
+    for version in ["1.0", "0.3", "1.2"] {
+        let mut request = post(call_body("GetTask", json!({ "id": "x" })));
+        request.headers_mut().insert("a2a-version", version.parse().expect("header"));
+        assert_eq!(json_of(send(&app, request).await).await["error"]["code"], -32001, "{version}");
+    }
+}
+
+/// Reports one step, then waits until dropped.
+#[derive(Default)]
+struct Stepping {
+    dropped: Arc<AtomicBool>,
+}
+
+impl SkillRunner for Stepping {
+    fn run(&self, _call: SkillCall, progress: Progress) -> Run<'_> {
+        let flag = DropFlag(Arc::clone(&self.dropped));
+        Box::pin(async move {
+            let _flag = flag;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            progress.report(0.4, "Writing the notes.");
+            std::future::pending().await
+        })
+    }
+}
+
+#[tokio::test]
+async fn v10_progress_is_a_working_update_and_cancel_stops_the_skill() {
+    let runner = Arc::new(Stepping::default());
+    let app = app(Arc::clone(&runner) as Arc<dyn SkillRunner>);
+    let params = json!({ "message": v10_message("regenerate the notes of the last meeting") });
+    let mut sse = Sse::open(&app, json!(1), "SendStreamingMessage", params).await;
+    let opening = sse.next().await.expect("the task");
+    let id = opening["task"]["id"].as_str().expect("id").to_string();
+    let mut said = None;
+    while said.is_none() {
+        let event = sse.next().await.expect("an update");
+        let message = &event["statusUpdate"]["status"]["message"];
+        if let Some(text) = message["parts"][0]["text"].as_str() {
+            assert_eq!(event["statusUpdate"]["status"]["state"], "TASK_STATE_WORKING");
+            assert_eq!(message["role"], "ROLE_AGENT");
+            said = Some(text.to_string());
+        }
+    }
+    assert_eq!(said.as_deref(), Some("Writing the notes."));
+    let canceled = result(&app, "CancelTask", json!({ "id": id })).await;
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    let last = sse.rest().await.pop().expect("a final update");
+    assert_eq!(last["statusUpdate"]["status"]["state"], "TASK_STATE_CANCELED");
+    eventually("the skill to be dropped", || runner.dropped.load(Ordering::SeqCst)).await;
+}
+
+#[tokio::test]
+async fn the_card_is_negotiated_by_version() {
+    let (_, app) = quick();
+    let card_for = |version: Option<&'static str>| {
+        let app = app.clone();
+        async move {
+            let mut request =
+                Request::builder().uri("/.well-known/agent-card.json").header(header::HOST, HOST);
+            if let Some(version) = version {
+                request = request.header("a2a-version", version);
+            }
+            let response = send(&app, request.body(Body::empty()).expect("request")).await;
+            json_of(response).await
+        }
+    };
+    let merged = card_for(None).await;
+    assert!(merged["supportedInterfaces"].is_array() && merged["url"].is_string());
+    let v10 = card_for(Some("1.0")).await;
+    assert_eq!(v10["supportedInterfaces"][0]["protocolVersion"], "1.0");
+    assert!(v10.get("url").is_none());
+    let v03 = card_for(Some("0.3")).await;
+    assert_eq!(v03["protocolVersion"], "0.3.0");
+    assert!(v03.get("supportedInterfaces").is_none());
 }

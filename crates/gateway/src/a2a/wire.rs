@@ -169,6 +169,8 @@ pub fn early_send(params: &Value) -> Result<Ask, RpcError> {
 
 /// The roles a v0.3 message may have.
 const ROLES_V03: &[&str] = &["user", "agent"];
+/// The roles a 1.0 message may have.
+const ROLES_V10: &[&str] = &["ROLE_USER", "ROLE_AGENT"];
 
 /// What the specification requires of every message: a `messageId` and a
 /// `role` (-32602 naming the field otherwise).
@@ -194,28 +196,46 @@ fn required_message_fields(message: &Map<String, Value>, roles: &[&str]) -> Resu
 /// `{ message: { kind, messageId, role, parts, contextId?, taskId? },
 /// configuration?: { blocking?, historyLength? }, metadata? }`.
 pub fn v03_send(params: &Value) -> Result<Ask, RpcError> {
+    message_send(params, Dialect::V03)
+}
+
+/// `SendMessage` and `SendStreamingMessage` params of 1.0:
+/// `{ message: { messageId, role: "ROLE_USER", parts: [{text} | {data}],
+/// contextId?, taskId? }, configuration?: { returnImmediately?, historyLength? },
+/// metadata? }`.
+pub fn v10_send(params: &Value) -> Result<Ask, RpcError> {
+    message_send(params, Dialect::V10)
+}
+
+fn message_send(params: &Value, dialect: Dialect) -> Result<Ask, RpcError> {
     let params = object(params, "params")?;
     let message = match params.get("message") {
         Some(Value::Object(message)) => message,
         _ => return Err(RpcError::invalid_params("`params.message` must be an object")),
     };
-    required_message_fields(message, ROLES_V03)?;
+    let roles = if dialect == Dialect::V10 { ROLES_V10 } else { ROLES_V03 };
+    required_message_fields(message, roles)?;
     let task_id = optional_id(message, "taskId", "params.message.taskId")?;
     let context_id = optional_id(message, "contextId", "params.message.contextId")?;
     let call = skill_call(message, "params.message")?;
     let configuration = optional_object(params, "configuration", "params.configuration")?;
-    let blocking = match configuration.and_then(|configuration| configuration.get("blocking")) {
+    // v0.3 says `blocking` (true unless false), 1.0 `returnImmediately`.
+    let (key, waits_when) =
+        if dialect == Dialect::V10 { ("returnImmediately", false) } else { ("blocking", true) };
+    let blocking = match configuration.and_then(|configuration| configuration.get(key)) {
         None | Some(Value::Null) => true,
-        Some(Value::Bool(blocking)) => *blocking,
+        Some(Value::Bool(flag)) => *flag == waits_when,
         Some(_) => {
-            return Err(RpcError::invalid_params(
-                "`params.configuration.blocking` must be a boolean",
-            ))
+            return Err(RpcError::invalid_params(format!(
+                "`params.configuration.{key}` must be a boolean"
+            )))
         }
     };
     let history_length = optional_length(configuration, "params.configuration.historyLength")?;
     let mut message = message.clone();
-    message.insert("kind".into(), json!("message"));
+    if dialect == Dialect::V03 {
+        message.insert("kind".into(), json!("message"));
+    }
     Ok(Ask {
         task_id,
         context_id,
@@ -227,7 +247,7 @@ pub fn v03_send(params: &Value) -> Result<Ask, RpcError> {
     })
 }
 
-/// Fills `taskId` and `contextId` of a v0.3 message.
+/// Fills `taskId` and `contextId` of a v0.3 or 1.0 message.
 pub fn fill_ids(message: &mut Value, task_id: &str, context_id: &str) {
     if let Value::Object(message) = message {
         message.insert("taskId".into(), json!(task_id));
@@ -247,6 +267,7 @@ fn text_part(dialect: Dialect, text: &str) -> Value {
     match dialect {
         Dialect::Early => json!({ "type": "text", "text": text }),
         Dialect::V03 => json!({ "kind": "text", "text": text }),
+        Dialect::V10 => json!({ "text": text, "mediaType": "text/plain" }),
     }
 }
 
@@ -254,6 +275,7 @@ fn data_part(dialect: Dialect, data: &Value) -> Value {
     match dialect {
         Dialect::Early => json!({ "type": "data", "data": data }),
         Dialect::V03 => json!({ "kind": "data", "data": data }),
+        Dialect::V10 => json!({ "data": data, "mediaType": "application/json" }),
     }
 }
 
@@ -270,12 +292,21 @@ fn agent_message(task: &Snapshot) -> Option<Value> {
             "taskId": task.id,
             "contextId": task.context_id,
         }),
+        Dialect::V10 => json!({
+            "messageId": task.agent_message_id,
+            "role": "ROLE_AGENT",
+            "parts": [text_part(task.dialect, text)],
+            "taskId": task.id,
+            "contextId": task.context_id,
+        }),
     })
 }
 
 /// `{ state, message?, timestamp }`.
 pub fn status(task: &Snapshot) -> Value {
-    let mut status = json!({ "state": task.state.as_str() });
+    let state =
+        if task.dialect == Dialect::V10 { task.state.as_v10() } else { task.state.as_str() };
+    let mut status = json!({ "state": state });
     if let Some(message) = agent_message(task) {
         status["message"] = message;
     }
@@ -295,7 +326,7 @@ pub fn artifact(task: &Snapshot) -> Option<Value> {
             "append": false,
             "lastChunk": true,
         }),
-        Dialect::V03 => json!({
+        Dialect::V03 | Dialect::V10 => json!({
             "artifactId": task.artifact_id,
             "name": "answer",
             "parts": parts,
@@ -312,7 +343,7 @@ fn history(task: &Snapshot, length: Option<usize>) -> Vec<Value> {
 }
 
 /// The task, in its dialect. The early protocol shows the history only when
-/// `historyLength` asks for some; v0.3 always does.
+/// `historyLength` asks for some; v0.3 and 1.0 always do.
 pub fn task(task: &Snapshot, history_length: Option<usize>) -> Value {
     let mut value = match task.dialect {
         Dialect::Early => json!({
@@ -322,6 +353,11 @@ pub fn task(task: &Snapshot, history_length: Option<usize>) -> Value {
         }),
         Dialect::V03 => json!({
             "kind": "task",
+            "id": task.id,
+            "contextId": task.context_id,
+            "status": status(task),
+        }),
+        Dialect::V10 => json!({
             "id": task.id,
             "contextId": task.context_id,
             "status": status(task),
@@ -340,10 +376,16 @@ pub fn task(task: &Snapshot, history_length: Option<usize>) -> Value {
     value
 }
 
-/// `TaskStatusUpdateEvent`; `final` in a final state.
+/// `TaskStatusUpdateEvent`; `final` in a final state (1.0 has no `final`:
+/// its stream simply ends, and the event comes as `{statusUpdate}`).
 pub fn status_event(task: &Snapshot) -> Value {
     let last = task.state.is_final();
     match task.dialect {
+        Dialect::V10 => json!({ "statusUpdate": {
+            "taskId": task.id,
+            "contextId": task.context_id,
+            "status": status(task),
+        }}),
         Dialect::Early => json!({ "id": task.id, "status": status(task), "final": last }),
         Dialect::V03 => json!({
             "kind": "status-update",
@@ -360,6 +402,13 @@ pub fn artifact_event(task: &Snapshot) -> Option<Value> {
     let artifact = artifact(task)?;
     Some(match task.dialect {
         Dialect::Early => json!({ "id": task.id, "artifact": artifact }),
+        Dialect::V10 => json!({ "artifactUpdate": {
+            "taskId": task.id,
+            "contextId": task.context_id,
+            "artifact": artifact,
+            "append": false,
+            "lastChunk": true,
+        }}),
         Dialect::V03 => json!({
             "kind": "artifact-update",
             "taskId": task.id,

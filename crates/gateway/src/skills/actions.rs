@@ -11,7 +11,7 @@ use serde_json::json;
 use super::args::{GetActionItems, RegenerateNotes};
 use super::meetings::{fetch, headline, item_line, note_heading, resolve, started};
 use super::text::quoted;
-use super::{Answer, Skill, SkillError, SkillResult, Used};
+use super::{Answer, Progress, Skill, SkillError, SkillResult, Used};
 
 const THIRTY_DAYS_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How long regenerate_notes waits for the new notes before answering anyway.
@@ -107,7 +107,11 @@ async fn recent_meetings(client: &Client) -> Result<Vec<api::Meeting>, SkillErro
     fetched.into_iter().filter(|result| !matches!(result, Err(SkillError::NotFound(_)))).collect()
 }
 
-pub async fn regenerate(client: &Client, args: RegenerateNotes) -> SkillResult {
+pub async fn regenerate(
+    client: &Client,
+    args: RegenerateNotes,
+    progress: &Progress,
+) -> SkillResult {
     let id = resolve(client, &args.meeting_id).await?;
     let kind = args.kind.clone().unwrap_or_else(|| "summary".into());
     // Listen before asking, so the end of a quick run cannot be missed.
@@ -123,7 +127,9 @@ pub async fn regenerate(client: &Client, args: RegenerateNotes) -> SkillResult {
         }
         other => SkillError::from_client("Cannot regenerate notes", other),
     })?;
-    let outcome = tokio::time::timeout(NOTES_WAIT, wait_for_notes(&mut events, &id)).await;
+    progress.report(0.05, "Asked the recorder for new notes; waiting for its turn.");
+    let outcome =
+        tokio::time::timeout(NOTES_WAIT, wait_for_notes(&mut events, &id, progress)).await;
     let meeting = fetch(client, &id).await?;
     let (status, provider) = match outcome {
         Ok(Ok(provider)) => ("ready", provider),
@@ -147,8 +153,23 @@ pub async fn regenerate(client: &Client, args: RegenerateNotes) -> SkillResult {
     })
 }
 
+/// How far a `notes.progress` stage is, and what it means for a person.
+fn stage_step(stage: &str) -> Option<(f64, &'static str)> {
+    match stage {
+        "started" => Some((0.1, "Started writing the notes.")),
+        "generating" => Some((0.4, "Writing the notes.")),
+        "saving" => Some((0.9, "Saving the notes.")),
+        "done" => Some((1.0, "The notes are written.")),
+        _ => None,
+    }
+}
+
 /// Waits for `meeting.ready` of `id`; the provider that wrote the notes.
-async fn wait_for_notes(events: &mut EventStream, id: &str) -> Result<Option<String>, SkillError> {
+async fn wait_for_notes(
+    events: &mut EventStream,
+    id: &str,
+    progress: &Progress,
+) -> Result<Option<String>, SkillError> {
     let mut provider = None;
     loop {
         let event = events.next().await.map_err(|e| SkillError::from_client("Lost progress", e))?;
@@ -167,8 +188,18 @@ async fn wait_for_notes(events: &mut EventStream, id: &str) -> Result<Option<Str
                     event.data["message"].as_str().unwrap_or("see the recorder's logs")
                 )))
             }
-            ("notes.progress", Some("done")) => {
-                provider = event.data["provider"].as_str().map(str::to_string);
+            ("notes.progress", Some("canceled")) => {
+                return Err(SkillError::Failed(
+                    "Writing the notes was canceled; the meeting keeps its earlier notes.".into(),
+                ))
+            }
+            ("notes.progress", Some(stage)) => {
+                if stage == "done" {
+                    provider = event.data["provider"].as_str().map(str::to_string);
+                }
+                if let Some((done, message)) = stage_step(stage) {
+                    progress.report(done, message);
+                }
             }
             ("meeting.ready", _) => return Ok(provider),
             _ => {}

@@ -4,7 +4,9 @@
 
 mod actions;
 mod args;
+mod changes;
 mod meetings;
+mod progress;
 mod recording;
 pub mod text;
 
@@ -16,6 +18,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 pub use args::parse_args;
+pub use progress::{Progress, Step};
 
 /// One skill of the gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -268,8 +271,23 @@ fn refusal_text(code: &str, message: &str) -> String {
 
 /// Runs skills; the A2A server and the MCP server hold one.
 pub trait SkillRunner: Send + Sync + 'static {
-    fn run(&self, call: SkillCall) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>>;
+    /// Runs `call`; a long skill reports its steps to `progress`.
+    fn run(
+        &self,
+        call: SkillCall,
+        progress: Progress,
+    ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>>;
+
+    /// The ids of meetings as they change (created, transcribed, renamed, new
+    /// notes, deleted), for MCP resource subscriptions; `None` when this
+    /// runner cannot follow changes.
+    fn changes(&self) -> Pin<Box<dyn Future<Output = Option<Changes>> + Send + '_>> {
+        Box::pin(std::future::ready(None))
+    }
 }
+
+/// Meeting ids, one per change, as they happen.
+pub type Changes = tokio::sync::mpsc::Receiver<String>;
 
 pub type SkillResult = Result<Answer, SkillError>;
 
@@ -285,7 +303,7 @@ impl Skills {
         Skills { client }
     }
 
-    pub async fn call(&self, call: SkillCall) -> SkillResult {
+    pub async fn call(&self, call: SkillCall, progress: Progress) -> SkillResult {
         let args = parse_args(call.skill, &call.args)?;
         let client = &self.client;
         match args {
@@ -294,7 +312,7 @@ impl Skills {
             args::Args::GetTranscript(args) => meetings::transcript(client, args).await,
             args::Args::SearchMeetings(args) => meetings::search(client, args).await,
             args::Args::GetActionItems(args) => actions::items(client, args).await,
-            args::Args::RegenerateNotes(args) => actions::regenerate(client, args).await,
+            args::Args::RegenerateNotes(args) => actions::regenerate(client, args, &progress).await,
             args::Args::StartRecording(args) => recording::start(client, args).await,
             args::Args::StopRecording => recording::stop(client).await,
             args::Args::AddMarker(args) => recording::marker(client, args).await,
@@ -303,7 +321,15 @@ impl Skills {
 }
 
 impl SkillRunner for Skills {
-    fn run(&self, call: SkillCall) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
-        Box::pin(self.call(call))
+    fn run(
+        &self,
+        call: SkillCall,
+        progress: Progress,
+    ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+        Box::pin(self.call(call, progress))
+    }
+
+    fn changes(&self) -> Pin<Box<dyn Future<Output = Option<Changes>> + Send + '_>> {
+        Box::pin(changes::follow(self.client.clone()))
     }
 }

@@ -1,0 +1,469 @@
+//! The MCP server (official Rust SDK, `rmcp`), over stdio or Streamable HTTP:
+//!
+//! - the nine tools of the catalogue, each with an `outputSchema`. A successful
+//!   call answers with the text for a person plus `structuredContent`; a refusal
+//!   (plan, policy, setting, state) or any other failure is a tool error
+//!   (`isError: true`) whose text says why and whose `structuredContent` is
+//!   `{ error: { code, gate?, message } }`; a tool that does not exist is a
+//!   protocol error (-32602). A call with a `progressToken` gets
+//!   `notifications/progress` while `regenerate_notes` waits for the notes;
+//! - resources (`resources.rs`), with `resources/subscribe` updates driven by
+//!   the service's events;
+//! - prompts (`prompts.rs`);
+//! - `logging` (`logging.rs`): the gateway's tracing, at the level a client sets.
+#![allow(deprecated)] // resources/subscribe and logging: legacy in rmcp, current in MCP 2025-11-25.
+
+pub mod logging;
+mod prompts;
+mod resources;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Router;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool, ToolAnnotations, UnsubscribeRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::Peer;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::catalogue::{self, Entry};
+use crate::guard::{check_host, check_token, Token};
+use crate::skills::{Progress, Skill, SkillCall, SkillError, SkillRunner};
+
+const INSTRUCTIONS: &str = "Meetings recorded and transcribed on this machine by recorder. \
+    Find meetings with list_meetings (by date or words) or search_meetings (exact moments), then \
+    read one with get_meeting or get_transcript. get_action_items gives who does what. \
+    Recording and regenerating notes need Recorder Pro and the person's consent; refusals say why. \
+    The same meetings are resources (recorder://meetings, recorder://meetings/{id}, \
+    …/{id}/transcript, …/{id}/notes), and the prompts summarise_my_week, prepare_for_meeting and \
+    open_action_items put the tools to work.";
+
+/// The MCP server: one per connection (stdio) or session (HTTP).
+#[derive(Clone)]
+pub struct RecorderMcp {
+    runner: Arc<dyn SkillRunner>,
+    session: Arc<Session>,
+}
+
+/// What one session asked to be told.
+#[derive(Default)]
+struct Session {
+    /// Resource URIs subscribed to.
+    subscribed: Mutex<HashSet<String>>,
+    /// The task that follows the service's events has started.
+    watching: AtomicBool,
+    /// The minimum log level (its rank), once `logging/setLevel` was called.
+    log_level: Mutex<Option<tokio::sync::watch::Sender<u8>>>,
+}
+
+impl Session {
+    fn subscribed(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.subscribed.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl RecorderMcp {
+    pub fn new(runner: Arc<dyn SkillRunner>) -> RecorderMcp {
+        RecorderMcp { runner, session: Arc::default() }
+    }
+
+    /// Serves MCP on stdin/stdout until the client closes it.
+    pub async fn serve_stdio(self) -> anyhow::Result<()> {
+        let running = self.serve(rmcp::transport::stdio()).await?;
+        running.waiting().await?;
+        Ok(())
+    }
+
+    /// Answers one tool call.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        progress: Progress,
+    ) -> CallToolResult {
+        let args = arguments.map(Value::Object).unwrap_or_else(|| json!({}));
+        let outcome = match SkillCall::named(name, args) {
+            Ok(call) => self.runner.run(call, progress).await,
+            Err(error) => Err(error),
+        };
+        match outcome {
+            Ok(answer) => {
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(answer.text.clone())]);
+                result.structured_content = Some(answer.structured());
+                result
+            }
+            Err(error) => tool_error(&error),
+        }
+    }
+}
+
+/// A tool that does not exist is a protocol error (-32602), as the MCP
+/// specification has it, not a tool result.
+fn unknown_tool(name: &str) -> ErrorData {
+    let names: Vec<&str> = Skill::ALL.iter().map(|skill| skill.name()).collect();
+    ErrorData::invalid_params(format!("Unknown tool: {name}"), Some(json!({ "tools": names })))
+}
+
+fn tool_error(error: &SkillError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+    result.structured_content = Some(error.to_json());
+    result
+}
+
+/// The tool list: name, title, description, input schema and hints.
+pub fn tools() -> Vec<Tool> {
+    catalogue::entries().iter().map(tool).collect()
+}
+
+fn object(value: Value) -> JsonObject {
+    match value {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+fn tool(entry: &Entry) -> Tool {
+    let schema = object(entry.input_schema());
+    let hints = ToolAnnotations::with_title(entry.title)
+        .read_only(entry.read_only)
+        .destructive(false)
+        .idempotent(entry.read_only)
+        .open_world(false);
+    Tool::new(entry.name(), entry.description, Arc::new(schema))
+        .with_title(entry.title)
+        .with_annotations(hints)
+        .with_raw_output_schema(Arc::new(object(crate::output::schema(entry.skill))))
+}
+
+/// Progress of one call, sent as `notifications/progress` with `token` (0 to
+/// 100, in order: a forwarding task sends them one by one).
+fn progress_to(peer: Peer<RoleServer>, token: ProgressToken) -> Progress {
+    let (sender, mut steps) = tokio::sync::mpsc::unbounded_channel::<crate::skills::Step>();
+    tokio::spawn(async move {
+        let mut last = -1.0_f64;
+        while let Some(step) = steps.recv().await {
+            let progress = (step.done * 100.0).round();
+            if progress <= last {
+                continue;
+            }
+            last = progress;
+            let param = ProgressNotificationParam::new(token.clone(), progress)
+                .with_total(100.0)
+                .with_message(step.message);
+            if peer.notify_progress(param).await.is_err() {
+                return;
+            }
+        }
+    });
+    Progress::to(move |step| {
+        // The call has ended when nobody forwards any more.
+        let _ = sender.send(step);
+    })
+}
+
+/// Does a change of `meeting_id` change what `uri` reads?
+fn touches(uri: &str, meeting_id: &str) -> bool {
+    match resources::Target::parse(uri) {
+        Some(resources::Target::Meetings) => true,
+        Some(target) => target.meeting_id().is_some_and(|id| id == meeting_id || id == "latest"),
+        None => false,
+    }
+}
+
+impl RecorderMcp {
+    /// Starts (once per session) the task that tells `peer` when a subscribed
+    /// resource changed.
+    fn watch_changes(&self, peer: Peer<RoleServer>) {
+        if self.session.watching.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let server = self.clone();
+        tokio::spawn(async move {
+            let Some(mut changes) = server.runner.changes().await else {
+                server.session.watching.store(false, Ordering::SeqCst);
+                return;
+            };
+            while let Some(meeting_id) = changes.recv().await {
+                let uris: Vec<String> = server
+                    .session
+                    .subscribed()
+                    .iter()
+                    .filter(|uri| touches(uri, &meeting_id))
+                    .cloned()
+                    .collect();
+                for uri in uris {
+                    let param = ResourceUpdatedNotificationParam::new(uri);
+                    if peer.notify_resource_updated(param).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            server.session.watching.store(false, Ordering::SeqCst);
+        });
+    }
+}
+
+impl ServerHandler for RecorderMcp {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_prompts()
+            .enable_logging()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new("recorder-gateway", env!("CARGO_PKG_VERSION"))
+                    .with_title("Recorder meetings"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        catalogue::entries().iter().find(|entry| entry.name() == name).map(tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if Skill::from_name(&request.name).is_none() {
+            return Err(unknown_tool(&request.name));
+        }
+        let progress = match context.meta.get_progress_token() {
+            Some(token) => progress_to(context.peer.clone(), token),
+            None => Progress::none(),
+        };
+        Ok(self.call(&request.name, request.arguments, progress).await.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        resources::list(&*self.runner).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(resources::read(&*self.runner, &request.uri).await?.into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if resources::Target::parse(&request.uri).is_none() {
+            return Err(ErrorData::resource_not_found(
+                format!("Resource not found: {}", request.uri),
+                None,
+            ));
+        }
+        self.session.subscribed().insert(request.uri);
+        self.watch_changes(context.peer);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.subscribed().remove(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let arguments: HashMap<String, String> = request
+            .arguments
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(key, value)| match value {
+                Value::String(text) => (key, text),
+                other => (key, other.to_string()),
+            })
+            .collect();
+        Ok(prompts::get(&request.name, &arguments, chrono::Local::now())?.into())
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let rank = logging::rank(&request.level);
+        let mut level = self.session.log_level.lock().unwrap_or_else(PoisonError::into_inner);
+        match level.as_ref() {
+            Some(sender) => {
+                sender.send_replace(rank);
+            }
+            None => {
+                let (sender, receiver) = tokio::sync::watch::channel(rank);
+                logging::forward(context.peer, receiver);
+                *level = Some(sender);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// MCP Streamable HTTP at `/mcp`, behind the Host check and the bearer token.
+pub fn http_app(runner: Arc<dyn SkillRunner>, token: Token, shutdown: CancellationToken) -> Router {
+    let mut config = StreamableHttpServerConfig::default();
+    config.sse_keep_alive = Some(Duration::from_secs(15));
+    config.cancellation_token = shutdown;
+    // Our own check runs first and answers in the API's error shape; this list is
+    // the SDK's own second line against DNS rebinding.
+    config.allowed_hosts =
+        vec!["127.0.0.1".into(), "localhost".into(), "[::1]".into(), "::1".into()];
+    let service: StreamableHttpService<RecorderMcp, LocalSessionManager> =
+        StreamableHttpService::new(
+            move || Ok(RecorderMcp::new(runner.clone())),
+            Default::default(),
+            config,
+        );
+    Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_end_is_no_content))
+        .layer(axum::middleware::from_fn_with_state(token, check_token))
+        .layer(axum::middleware::from_fn(check_host))
+}
+
+/// The SDK answers a session's DELETE with 202; MCP clients (the Python SDK
+/// among them) expect 200 or 204 and warn otherwise. The session is closed
+/// either way, so say so with 204.
+async fn session_end_is_no_content(request: Request, next: Next) -> Response {
+    let delete = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skills::{Answer, Gate, SkillResult, Used};
+    use std::future::Future;
+    use std::pin::Pin;
+
+    struct Fixed;
+
+    impl SkillRunner for Fixed {
+        fn run(
+            &self,
+            call: SkillCall,
+            _progress: Progress,
+        ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+            Box::pin(async move {
+                match call.skill {
+                    Skill::StartRecording => Err(SkillError::Refused {
+                        gate: Gate::Plan,
+                        code: "pro_required".into(),
+                        message: "Cannot start a recording: needs Recorder Pro".into(),
+                    }),
+                    skill => Ok(Answer {
+                        skill,
+                        text: "two meetings".into(),
+                        result: json!({ "total": 2 }),
+                        used: Used { meeting_ids: vec!["m1".into()], timestamps: vec![] },
+                    }),
+                }
+            })
+        }
+    }
+
+    #[test]
+    fn nine_tools_with_object_schemas_and_descriptions() {
+        let tools = tools();
+        assert_eq!(tools.len(), 9);
+        for tool in &tools {
+            assert_eq!(tool.input_schema.get("type"), Some(&json!("object")), "{}", tool.name);
+            assert!(tool.description.as_ref().is_some_and(|d| d.len() > 60), "{}", tool.name);
+        }
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert!(names.contains(&"get_action_items") && names.contains(&"add_marker"));
+    }
+
+    #[tokio::test]
+    async fn answers_carry_text_and_structured_content() {
+        let server = RecorderMcp::new(Arc::new(Fixed));
+        let result = server.call("list_meetings", None, Progress::none()).await;
+        assert_eq!(result.is_error, Some(false));
+        let structured = result.structured_content.expect("structured");
+        assert_eq!(structured["total"], 2);
+        assert_eq!(structured["skill"], "list_meetings");
+        assert_eq!(structured["meeting_ids"], json!(["m1"]));
+    }
+
+    #[tokio::test]
+    async fn refusals_and_bad_arguments_are_tool_errors_that_say_why() {
+        let server = RecorderMcp::new(Arc::new(Fixed));
+        let refused = server.call("start_recording", None, Progress::none()).await;
+        assert_eq!(refused.is_error, Some(true));
+        let error = &refused.structured_content.expect("structured")["error"];
+        assert_eq!(error["code"], "pro_required");
+        assert_eq!(error["gate"], "plan");
+        let mut args = JsonObject::new();
+        args.insert("meetingId".into(), json!("x"));
+        let bad = server.call("get_meeting", Some(args), Progress::none()).await;
+        assert_eq!(bad.is_error, Some(true));
+        let unknown = unknown_tool("delete_everything");
+        assert_eq!(unknown.code.0, -32602);
+        assert_eq!(unknown.message, "Unknown tool: delete_everything");
+    }
+}
