@@ -87,6 +87,18 @@ if [ "$(cat .venv/.tools 2>/dev/null)" != "${python_tools[*]}" ]; then
 fi
 # The web app (ui/): packages from its lockfile, then the build that `recorder`
 # embeds (the service's build stops with a message when ui/dist is missing).
+# A2A 1.x client for the gateway tests (a2a-sdk 0.3 and 1.x cannot share a venv).
+a2a1_tools=("a2a-sdk==1.3.0")
+[ -x .venv-a2a1/bin/python ] || python3 -m venv .venv-a2a1
+if [ "$(cat .venv-a2a1/.tools 2>/dev/null)" != "${a2a1_tools[*]}" ]; then
+  .venv-a2a1/bin/pip install -q --disable-pip-version-check "${a2a1_tools[@]}"
+  echo "${a2a1_tools[*]}" >.venv-a2a1/.tools
+fi
+# The official MCP conformance suite and Node 22 for it (tests/mcp-conformance).
+if [ ! -f tests/mcp-conformance/node_modules/.package-lock.json ] \
+  || [ tests/mcp-conformance/package-lock.json -nt tests/mcp-conformance/node_modules/.package-lock.json ]; then
+  npm --prefix tests/mcp-conformance ci --no-audit --no-fund
+fi
 if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
   npm --prefix ui ci --no-audit --no-fund
 fi

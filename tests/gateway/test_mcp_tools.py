@@ -11,6 +11,7 @@ import pytest
 from conftest import REAL_TITLE
 from mcp_helpers import (
     TOOLS,
+    ToolError,
     call,
     call_invalid,
     call_ok,
@@ -365,7 +366,7 @@ async def test_an_unknown_tool_is_a_protocol_error(free_service, transport):
     async with open_session(free_service, transport) as session:
         with pytest.raises(ToolError) as raised:
             await call(session, "delete_everything", {})
-    error = raised.value.error.error
+    error = raised.value.error
     assert error.code == -32602, error
     assert error.message == "Unknown tool: delete_everything", error
 

@@ -118,7 +118,7 @@ fn skill_call(message: &Map<String, Value>, field: &str) -> Result<SkillCall, Rp
                 match data.get("skill") {
                     None | Some(Value::Null) => {}
                     Some(Value::String(name)) => {
-                        let args = data.get("args").cloned().unwrap_or(Value::Null);
+                        let args = whole_numbers(data.get("args").cloned().unwrap_or(Value::Null));
                         return SkillCall::named(name, args).map_err(|error| {
                             RpcError::invalid_params(format!("{here}.data: {error}"))
                         });
@@ -142,6 +142,24 @@ fn skill_call(message: &Map<String, Value>, field: &str) -> Result<SkillCall, Rp
         )));
     }
     Ok(router::route(&text, Local::now()))
+}
+
+/// Numbers that are whole become integers: A2A 1.0 data parts are protobuf
+/// `Value`s, whose only number is a double, so `{"limit": 2}` arrives as `2.0`.
+fn whole_numbers(value: Value) -> Value {
+    match value {
+        Value::Number(number) => match number.as_f64() {
+            Some(float) if number.is_f64() && float.fract() == 0.0 && float.abs() < 9.0e15 => {
+                json!(float as i64)
+            }
+            _ => Value::Number(number),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(whole_numbers).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(key, value)| (key, whole_numbers(value))).collect())
+        }
+        other => other,
+    }
 }
 
 /// `tasks/send` and `tasks/sendSubscribe` params of the early protocol:
@@ -429,4 +447,15 @@ pub fn catch_up(task: &Snapshot) -> Vec<Value> {
     }
     events.push(status_event(task));
     events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_doubles_become_integers() {
+        let args = json!({ "limit": 2.0, "x": [1.5, 3.0], "query": "a", "n": 7 });
+        assert_eq!(whole_numbers(args), json!({ "limit": 2, "x": [1.5, 3], "query": "a", "n": 7 }));
+    }
 }

@@ -256,8 +256,10 @@ impl ServerHandler for RecorderMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if Skill::from_name(&request.name).is_none() {
+            tracing::info!(tool = %request.name, "tools/call of an unknown tool");
             return Err(unknown_tool(&request.name));
         }
+        tracing::info!(tool = %request.name, "tools/call");
         let progress = match context.meta.get_progress_token() {
             Some(token) => progress_to(context.peer.clone(), token),
             None => Progress::none(),
@@ -286,6 +288,7 @@ impl ServerHandler for RecorderMcp {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        tracing::info!(uri = %request.uri, "resources/read");
         Ok(resources::read(&*self.runner, &request.uri).await?.into())
     }
 
