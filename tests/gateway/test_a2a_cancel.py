@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+from harness import wait_for
 from a2a_early import A2AError, EarlyA2A, is_status_event, new_task_id, skill_part
 
 
@@ -60,6 +61,9 @@ def test_cancel_a_running_task(slow_notes_service):
 
             got = a2a.get(task_id)
             assert got["status"]["state"] == "canceled", f"tasks/get after cancel: {got}"
+            # The service's notes run was canceled with the task.
+            wait_for(lambda: service.meeting(meeting_id)["status"] == "ready", 20,
+                     "the service's notes run to be canceled", describe=lambda: service.meeting(meeting_id))
             try:
                 again = a2a.cancel(task_id)
             except A2AError as error:

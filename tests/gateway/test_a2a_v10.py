@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from harness import wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv-a2a1" / "bin" / "python"
 CLIENT = Path(__file__).with_name("a2a1_client.py")
@@ -76,3 +78,7 @@ def test_a_1_x_client_cancels_a_running_task(slow_notes_service):
     assert out["get"]["status"]["state"] == "TASK_STATE_CANCELED", out["get"]
     assert states[-1] == "TASK_STATE_CANCELED", out["events"]
     assert not any("artifactUpdate" in e for e in out["events"]), out["events"]
+    # The service's own run stopped too: the meeting is ready again (the
+    # notes server never answers, so only a cancel can end that run).
+    wait_for(lambda: service.meeting(meeting_id)["status"] == "ready", 20,
+             "the service's notes run to be canceled", describe=lambda: service.meeting(meeting_id))

@@ -200,7 +200,8 @@ pub struct MarkerAdded {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct NotesProgress {
     pub meeting_id: String,
-    /// started, generating, saving, done or failed.
+    /// started, generating, saving, done or failed; canceled when a
+    /// regeneration was canceled (`DELETE /v1/meetings/:id/notes`).
     pub stage: String,
     /// builtin, local, anthropic or openai_compatible.
     #[serde(default, skip_serializing_if = "Option::is_none")]

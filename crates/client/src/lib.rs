@@ -179,6 +179,11 @@ impl Client {
         self.post(&format!("/v1/meetings/{}/notes", segment(id)), request).await
     }
 
+    /// Cancels the meeting's notes regeneration (queued or being written).
+    pub async fn cancel_notes(&self, id: &str) -> ClientResult<()> {
+        self.delete(&format!("/v1/meetings/{}/notes", segment(id))).await
+    }
+
     pub async fn start_recording(&self, request: &api::StartRequest) -> ClientResult<api::Meeting> {
         self.post("/v1/recording/start", request).await
     }

@@ -148,6 +148,7 @@ impl Service {
             data_dir,
             environment: config.environment,
             shutdown,
+            notes_runs: Default::default(),
         }));
         if !recording::recover::recover_interrupted(&state) {
             // Tried again (by `tasks::finish_stranded_recordings`) until it works.

@@ -82,7 +82,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(events::events))
         .routes(routes!(pair::pair))
         .merge(gated(
-            OpenApiRouter::new().routes(routes!(notes::regenerate_notes)),
+            OpenApiRouter::new().routes(routes!(notes::regenerate_notes, notes::cancel_notes)),
             Requirement::PRO,
         ))
         .merge(gated(OpenApiRouter::new().routes(routes!(recording::prompt)), Requirement::PROMPT))
@@ -145,7 +145,10 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         )
         .route("/ui/voices", get(speakers::list_voices))
         .route("/ui/voices/{id}", delete(speakers::delete_voice))
-        .route("/ui/meetings/{id}/notes", post(notes::regenerate_notes).route_layer(pro))
+        .route(
+            "/ui/meetings/{id}/notes",
+            post(notes::regenerate_notes).delete(notes::cancel_notes).route_layer(pro),
+        )
         .route("/ui/recording/marker", post(recording::marker))
         .route("/ui/search", get(search::search))
         .route("/ui/ledger", get(system::ledger))

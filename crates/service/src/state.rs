@@ -57,6 +57,8 @@ pub struct Shared {
     /// The recording in progress, and the capture backend.
     pub recorder: crate::recording::recorder::Recorder,
     pub shutdown: CancellationToken,
+    /// Notes regenerations running now (to cancel one).
+    pub notes_runs: crate::pipeline::notes_runs::NotesRuns,
 }
 
 /// The bearer secrets: `api_token`, `ui_token`, and hashes of paired tokens.

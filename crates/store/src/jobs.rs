@@ -74,6 +74,28 @@ impl crate::Store {
         })
     }
 
+    /// Drops the meeting's notes regeneration (a job for one note kind, queued
+    /// or stopped mid-run) and moves the meeting back to `ready`, keeping its
+    /// earlier notes. False, and nothing written, when there is none. The
+    /// notes a transcription queues (every kind) are not a regeneration and
+    /// are never dropped here.
+    pub fn drop_notes_regeneration(&self, meeting_id: &str, now: i64) -> StoreResult<bool> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            let dropped = tx.execute(
+                "DELETE FROM jobs WHERE meeting = ?1 AND kind = 'notes' AND note_kind IS NOT NULL",
+                [seq],
+            )?;
+            if dropped == 0 {
+                return Ok(false);
+            }
+            if current_status(tx, meeting_id)? == MeetingStatus::Summarising {
+                move_status(tx, meeting_id, MeetingStatus::Ready, now)?;
+            }
+            Ok(true)
+        })
+    }
+
     /// The oldest job, if any.
     pub fn next_job(&self) -> StoreResult<Option<JobRecord>> {
         self.read(|db| {

@@ -93,6 +93,29 @@ fn notes_are_queued_only_for_ready_meetings() {
 }
 
 #[test]
+fn a_regeneration_can_be_dropped_but_a_transcriptions_notes_cannot() {
+    let folder = tempfile::tempdir().expect("temp");
+    let store = Store::open(&folder.path().join("recorder.db")).expect("open");
+    let id = new_id();
+    let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
+    store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
+    assert!(!store.drop_notes_regeneration(&id, 1_100).expect("nothing to drop"));
+    let job = store.next_job().expect("read").expect("transcription");
+    let end = TranscriptionEnd { language: None, duration_ms: 1_000, error: None };
+    store.finish_transcription(&job, end, 1_200).expect("transcribed");
+    // The notes every transcription queues are not a regeneration.
+    assert!(!store.drop_notes_regeneration(&id, 1_300).expect("kept"));
+    assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Summarising);
+    let notes = store.next_job().expect("read").expect("notes");
+    store.finish_notes(&notes, &NotesOutcome::default(), 1_400).expect("ready");
+    store.enqueue_notes(&id, "decisions", None, 2_000).expect("queued");
+    assert!(store.drop_notes_regeneration(&id, 2_100).expect("dropped"));
+    assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Ready);
+    assert!(store.next_job().expect("read").is_none());
+    assert!(matches!(store.drop_notes_regeneration(&new_id(), 1), Err(StoreError::NotFound)));
+}
+
+#[test]
 fn deleting_a_meeting_drops_its_jobs() {
     let folder = tempfile::tempdir().expect("temp");
     let store = Store::open(&folder.path().join("recorder.db")).expect("open");

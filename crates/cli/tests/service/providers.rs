@@ -215,6 +215,58 @@ async fn a_provider_that_never_answers_does_not_hold_up_shutdown() {
 }
 
 #[tokio::test]
+async fn a_regeneration_is_canceled_and_the_meeting_keeps_its_notes() {
+    let (silent, accepted) = silent_server().await;
+    let settings = json!({"ai": {"provider": "local", "local_url": silent}});
+    let (service, id) = start(settings, Options::default());
+    let path = format!("/v1/meetings/{id}/notes");
+    // Pro only, like the regeneration itself: the plan is checked first.
+    let free = crate::delete(&service, &path).await;
+    assert_eq!((free.status, free.body["error"]["code"].as_str()), (402, Some("pro_required")));
+    make_pro(&service).await;
+    // Nothing to cancel yet; an unknown meeting is a 404 too.
+    let none = crate::delete(&service, &path).await;
+    assert_eq!((none.status, none.body["error"]["code"].as_str()), (404, Some("not_found")));
+    let unknown = format!("/v1/meetings/{}/notes", recorder_domain::new_id());
+    assert_eq!(crate::delete(&service, &unknown).await.status, 404);
+    let before = note(&service, &id, "summary").await;
+
+    let mut stream = crate::events::open(&service, None).await;
+    let answer = post(&service, &path, &json!({"kind": "summary"})).await;
+    assert_eq!(answer.status, 202, "{}", answer.text);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while accepted.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the provider was never asked");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let canceled = crate::delete(&service, &path).await;
+    assert_eq!(canceled.status, 200, "{}", canceled.text);
+    assert_eq!(canceled.body["status"], "summarising", "a running run is told to stop");
+    let events = events_until(
+        &mut stream,
+        |kind, data| kind == "meeting.updated" && data["status"] == "ready",
+        Duration::from_secs(20),
+    )
+    .await;
+    let stages: Vec<&str> = events
+        .iter()
+        .filter(|(kind, _)| kind == "notes.progress")
+        .filter_map(|(_, data)| data["stage"].as_str())
+        .collect();
+    assert_eq!(stages.last(), Some(&"canceled"), "{events:?}");
+    assert!(!events.iter().any(|(kind, _)| kind == "meeting.ready"), "{events:?}");
+    let meeting = get(&service, &format!("/v1/meetings/{id}")).await.body;
+    assert_eq!(meeting["status"], "ready");
+    assert!(meeting["processing_error"].is_null(), "{meeting}");
+    assert_eq!(note(&service, &id, "summary").await, before, "the earlier notes are kept");
+    // And the meeting takes a new regeneration (the job is gone).
+    let again = post(&service, &path, &json!({"kind": "summary"})).await;
+    assert_eq!(again.status, 202, "{}", again.text);
+    let queued_or_running = crate::delete(&service, &path).await;
+    assert_eq!(queued_or_running.status, 200, "{}", queued_or_running.text);
+}
+
+#[tokio::test]
 async fn cloud_providers_use_the_saved_key_and_are_blocked_under_policy() {
     let server = StandIn::start(Behaviour { malformed_items: false }).await;
     let settings = json!({"ai": {"provider": "anthropic", "cloud_base_url": server.base}});

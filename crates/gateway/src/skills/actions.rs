@@ -128,8 +128,12 @@ pub async fn regenerate(
         other => SkillError::from_client("Cannot regenerate notes", other),
     })?;
     progress.report(0.05, "Asked the recorder for new notes; waiting for its turn.");
+    // A caller that stops waiting (A2A CancelTask, MCP cancellation) drops this
+    // future: the guard then cancels the service's run too.
+    let mut guard = CancelOnDrop { client: Some(client.clone()), meeting_id: id.clone() };
     let outcome =
         tokio::time::timeout(NOTES_WAIT, wait_for_notes(&mut events, &id, progress)).await;
+    guard.client = None;
     let meeting = fetch(client, &id).await?;
     let (status, provider) = match outcome {
         Ok(Ok(provider)) => ("ready", provider),
@@ -151,6 +155,28 @@ pub async fn regenerate(
         }),
         used,
     })
+}
+
+/// Cancels the service's notes regeneration of `meeting_id` when dropped
+/// while still armed (`client` set).
+struct CancelOnDrop {
+    client: Option<Client>,
+    meeting_id: String,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(client) = self.client.take() else { return };
+        let meeting_id = std::mem::take(&mut self.meeting_id);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                match client.cancel_notes(&meeting_id).await {
+                    Ok(()) => tracing::info!(meeting_id, "notes regeneration canceled"),
+                    Err(error) => tracing::info!(meeting_id, %error, "nothing to cancel"),
+                }
+            });
+        }
+    }
 }
 
 /// How far a `notes.progress` stage is, and what it means for a person.

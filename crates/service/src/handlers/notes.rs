@@ -1,5 +1,6 @@
-//! Regenerating a meeting's notes of one kind (`/v1/meetings/:id/notes`):
-//! queued for the pipeline, answered 202 at once.
+//! Regenerating a meeting's notes of one kind (`POST /v1/meetings/:id/notes`):
+//! queued for the pipeline, answered 202 at once; and canceling a
+//! regeneration (`DELETE`).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -76,4 +77,47 @@ pub async fn regenerate_notes(
     state.pipeline.wake();
     state.events.emit(Event::meeting_status(id.clone(), "summarising"));
     Ok((StatusCode::ACCEPTED, Json(NotesAccepted { meeting_id: id, status: "summarising".into() })))
+}
+
+/// Cancel a notes regeneration. Pro.
+///
+/// A regeneration still queued is dropped at once (`status: "ready"`); one a
+/// provider is writing is told to stop (`status: "summarising"`: it ends within
+/// moments, announced by `notes.progress` `canceled` and `meeting.updated`).
+/// Either way the meeting keeps its earlier notes. The notes a transcription
+/// writes are not a regeneration and cannot be canceled.
+#[utoipa::path(delete, path = "/v1/meetings/{id}/notes", tag = "meetings",
+    params(("id" = String, Path, description = "Meeting id")),
+    responses(
+        (status = 200, body = NotesAccepted),
+        (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required"),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no such meeting, or no regeneration to cancel"),
+    ),
+    security(("bearer" = [])))]
+pub async fn cancel_notes(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<NotesAccepted>> {
+    let id = meeting_id(&id)?;
+    if state.notes_runs.cancel(&id) {
+        return Ok(Json(NotesAccepted { meeting_id: id, status: "summarising".into() }));
+    }
+    let queued = id.clone();
+    let dropped = state
+        .db(move |store| {
+            store
+                .drop_notes_regeneration(&queued, now_ms())
+                .map_err(|e| ApiError::from_store("meeting", e))
+        })
+        .await?;
+    if !dropped {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            "no notes are being regenerated for this meeting",
+        ));
+    }
+    crate::pipeline::announce_notes_canceled(&state, &id);
+    Ok(Json(NotesAccepted { meeting_id: id, status: "ready".into() }))
 }

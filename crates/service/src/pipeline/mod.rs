@@ -4,6 +4,7 @@
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
 mod notes;
+pub mod notes_runs;
 mod playback;
 mod provider;
 pub mod speakers;
@@ -13,6 +14,8 @@ use recorder_api_types::Event;
 use std::time::Duration;
 
 use crate::state::AppState;
+
+pub use notes::announce_canceled as announce_notes_canceled;
 use recorder_store::{JobKind, JobRecord};
 
 /// Runs of one job that may end with the service gone (a crash in the engine,

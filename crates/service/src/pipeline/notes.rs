@@ -49,9 +49,14 @@ pub fn run(
             }
         }
     }
-    let mut run = Run::new(state, job);
+    // A regeneration (one kind) can be canceled; the notes of a transcription
+    // are the meeting's first and always run to the end (or to shutdown).
+    let registered = note_kind.map(|_| state.notes_runs.begin(&job.meeting_id, &state.shutdown));
+    let stop = registered.as_ref().map_or_else(|| state.shutdown.clone(), |run| run.stop.clone());
+    let mut run = Run::new(state, job, stop);
     let outcome = match run.generate(note_kind, template_id) {
         Ok(Some(outcome)) => outcome,
+        Ok(None) if !state.shutdown.is_cancelled() => return canceled(state, job),
         // Shutdown while a provider was writing: the job stays queued and runs
         // again at the next start, and this run does not count as an attempt.
         Ok(None) => {
@@ -78,6 +83,30 @@ pub fn run(
     }
     announce_ready(state, job);
     Ok(())
+}
+
+/// A regeneration canceled while the provider was writing: the job goes,
+/// the meeting is `ready` again with its earlier notes, and listeners hear
+/// `notes.progress` `canceled`, then `meeting.updated`.
+fn canceled(state: &AppState, job: &JobRecord) -> Result<(), String> {
+    tracing::info!(meeting_id = job.meeting_id, "notes regeneration canceled");
+    match state.store.drop_notes_regeneration(&job.meeting_id, now_ms()) {
+        Ok(_) => {}
+        Err(recorder_store::StoreError::NotFound) => return Ok(()),
+        Err(error) => return Err(error.to_string()),
+    }
+    announce_canceled(state, &job.meeting_id);
+    Ok(())
+}
+
+/// What a canceled regeneration tells listeners.
+pub fn announce_canceled(state: &AppState, meeting_id: &str) {
+    state.events.emit(Event::NotesProgress(NotesProgress {
+        meeting_id: meeting_id.to_string(),
+        stage: "canceled".into(),
+        provider: None,
+    }));
+    state.events.emit(Event::meeting_status(meeting_id.to_string(), "ready"));
 }
 
 /// Stores the outcome; false when the meeting was deleted meanwhile.
@@ -116,6 +145,8 @@ fn announce_ready(state: &AppState, job: &JobRecord) {
 struct Run<'a> {
     state: &'a AppState,
     job: &'a JobRecord,
+    /// Cancelled at shutdown, or when the person cancels this regeneration.
+    stop: tokio_util::sync::CancellationToken,
     runtime: tokio::runtime::Handle,
     writer: Writer,
     /// Some note of this run came from the built-in engine instead.
@@ -123,9 +154,13 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(state: &'a AppState, job: &'a JobRecord) -> Self {
+    fn new(
+        state: &'a AppState,
+        job: &'a JobRecord,
+        stop: tokio_util::sync::CancellationToken,
+    ) -> Self {
         let runtime = tokio::runtime::Handle::current();
-        Run { state, job, runtime, writer: Writer::Builtin, fell_back: false }
+        Run { state, job, stop, runtime, writer: Writer::Builtin, fell_back: false }
     }
 
     fn provider_name(&self) -> &'static str {
@@ -236,16 +271,19 @@ impl<'a> Run<'a> {
     }
 
     /// One note, from the provider when it can, else from the built-in engine;
-    /// `None` when the service is shutting down (a provider's answer is not
-    /// waited for: it may never come).
+    /// `None` when the run is stopped (shutdown, or a canceled regeneration: a
+    /// provider's answer is not waited for, it may never come).
     fn write(&mut self, request: &NotesRequest<'_>) -> Option<Generated> {
+        if self.stop.is_cancelled() {
+            return None;
+        }
         if let Writer::Provider(config) = &self.writer {
             let asked = recorder_ai::generate(&self.state.egress, config, Verdict::Allow, request);
-            let shutdown = self.state.shutdown.clone();
+            let stop = self.stop.clone();
             let answer = self.runtime.block_on(async {
                 tokio::select! {
                     answer = asked => Some(answer),
-                    _ = shutdown.cancelled() => None,
+                    _ = stop.cancelled() => None,
                 }
             })?;
             match answer {
