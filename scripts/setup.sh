@@ -94,6 +94,20 @@ if [ "$(cat .venv-a2a1/.tools 2>/dev/null)" != "${a2a1_tools[*]}" ]; then
   .venv-a2a1/bin/pip install -q --disable-pip-version-check "${a2a1_tools[@]}"
   echo "${a2a1_tools[*]}" >.venv-a2a1/.tools
 fi
+# The A2A TCK's two vendored lines (tests/a2a-tck), each in its own venv.
+for line in v0.3 v1.0; do
+  venv=".venv-tck${line//[.v]/}"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  if ! cmp -s "tests/a2a-tck/$line/requirements-ci.txt" "$venv/.requirements"; then
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "tests/a2a-tck/$line/requirements-ci.txt"
+    cp "tests/a2a-tck/$line/requirements-ci.txt" "$venv/.requirements"
+  fi
+done
+# The official A2A JavaScript SDK as a client (tests/a2a-js).
+if [ ! -f tests/a2a-js/node_modules/.package-lock.json ] \
+  || [ tests/a2a-js/package-lock.json -nt tests/a2a-js/node_modules/.package-lock.json ]; then
+  npm --prefix tests/a2a-js ci --no-audit --no-fund
+fi
 # The official MCP conformance suite and Node 22 for it (tests/mcp-conformance).
 if [ ! -f tests/mcp-conformance/node_modules/.package-lock.json ] \
   || [ tests/mcp-conformance/package-lock.json -nt tests/mcp-conformance/node_modules/.package-lock.json ]; then

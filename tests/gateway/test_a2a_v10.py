@@ -61,7 +61,7 @@ def test_a_1_x_client_sends_streams_gets_lists(free_service):
     assert kinds[0] == "task" and kinds[-1] == "statusUpdate" and "artifactUpdate" in kinds, kinds
     assert state_of(out["stream"][-1]) == "TASK_STATE_COMPLETED", out["stream"]
     answer = [e["artifactUpdate"]["artifact"] for e in out["stream"] if "artifactUpdate" in e][0]
-    meetings = [p["data"] for p in answer["parts"] if "data" in p][0]["meeting_ids"]
+    meetings = [p["data"] for p in answer["parts"] if "data" in p][0]["meetingIds"]
     expected = [m["id"] for m in free_service.meetings(limit=2)["meetings"]]
     assert meetings == expected, (meetings, expected)
     assert out["subscribe_finished"] == "UnsupportedOperationError", out["subscribe_finished"]

@@ -13,9 +13,42 @@
 //!   with `A2A-Version: 1.0` gets the pure 1.0 card, `A2A-Version: 0.3` the
 //!   pure v0.3 card.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use axum::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde_json::{json, Value};
 
 use crate::catalogue;
+
+/// How long a client may keep a card without asking again.
+const MAX_AGE: &str = "public, max-age=300";
+
+/// A card with `Cache-Control` and a weak `ETag`; `If-None-Match` with that
+/// tag gets 304 Not Modified.
+pub fn respond(card: &Value, request: &HeaderMap) -> Response {
+    let mut hasher = DefaultHasher::new();
+    card.to_string().hash(&mut hasher);
+    let tag = format!("W/\"{:016x}\"", hasher.finish());
+    let matches =
+        request.get(IF_NONE_MATCH).and_then(|value| value.to_str().ok()).is_some_and(|value| {
+            value.split(',').any(|candidate| {
+                let candidate = candidate.trim();
+                candidate == "*"
+                    || candidate.trim_start_matches("W/") == tag.trim_start_matches("W/")
+            })
+        });
+    let mut response =
+        if matches { StatusCode::NOT_MODIFIED.into_response() } else { Json(card).into_response() };
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static(MAX_AGE));
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        headers.insert(ETAG, value);
+    }
+    response
+}
 
 const DESCRIPTION: &str = "Answers questions about the meetings recorded on this machine: \
     lists and searches meetings, reads transcripts, notes and action items, and (with Recorder \

@@ -24,17 +24,17 @@ pub(super) enum Reply {
     Stream(Response),
 }
 
-/// The methods that answer with an event stream, errors included.
-const STREAMING: [&str; 5] = [
-    "tasks/sendSubscribe",
-    "message/stream",
-    "tasks/resubscribe",
-    "SendStreamingMessage",
-    "SubscribeToTask",
-];
+/// The v0.3 and early streaming methods: their errors come as the one
+/// `event: error` of an event stream, which is all their SDKs' streaming
+/// clients can read (the 0.3 SDK refuses a JSON body there). 1.0's
+/// `SendStreamingMessage` and `SubscribeToTask` answer an error that comes
+/// before the stream as a plain JSON-RPC body, as the 1.x SDKs' own servers
+/// do and as their clients and the 1.0 TCK read it.
+const STREAMING: [&str; 3] = ["tasks/sendSubscribe", "message/stream", "tasks/resubscribe"];
 
 /// Runs one request; always answers (HTTP 200), errors in the JSON-RPC body
-/// (or, for a streaming method, in the one `event: error` of its stream).
+/// (or, for a v0.3/early streaming method, in the one `event: error` of its
+/// stream).
 /// `version` is the request's `A2A-Version` header, if any.
 pub(super) async fn dispatch(a2a: &Shared, request: Request, version: Option<&str>) -> Response {
     let Request { id, method, params } = request;

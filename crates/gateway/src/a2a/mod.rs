@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
 use axum::http::HeaderMap;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -88,19 +89,30 @@ fn build(runner: Arc<dyn SkillRunner>, token: Token, url: &str, options: Options
         card_merged: Arc::new(card::card_merged(url)),
         wait: options.wait,
     });
-    let rpc = Router::new()
-        .route("/", post(json_rpc))
-        .route_layer(from_fn_with_state(token, check_token));
+    // The token guards JSON-RPC only; the cards are public.
+    let rpc = post(json_rpc).route_layer(from_fn_with_state(token, check_token));
     Router::new()
         .route("/.well-known/agent.json", get(agent_card))
         .route("/.well-known/agent-card.json", get(negotiated_card))
-        .merge(rpc)
+        .route("/v1/.well-known/agent-card.json", get(card_v10))
+        .route("/", get(merged_card).merge(rpc))
         .with_state(shared)
         .layer(from_fn(check_host))
 }
 
-async fn agent_card(State(a2a): State<Arc<Shared>>) -> Response {
-    Json(&*a2a.card).into_response()
+async fn agent_card(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    card::respond(&a2a.card, &headers)
+}
+
+/// The pure 1.0 card, for 1.0 readers that do not send `A2A-Version` (the
+/// 1.0 TCK is one): `--sut-host http://127.0.0.1:47323/v1`.
+async fn card_v10(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    card::respond(&a2a.card_v10, &headers)
+}
+
+/// `GET /`: a person (or a v0.3 checker) opening the agent's address sees its card.
+async fn merged_card(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    card::respond(&a2a.card_merged, &headers)
 }
 
 /// The card a client asks for with `A2A-Version` (1.x: the 1.0 card; 0.3:
@@ -112,12 +124,13 @@ async fn negotiated_card(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> 
         Some(v) if v == "0.3" || v.starts_with("0.3.") => &a2a.card,
         _ => &a2a.card_merged,
     };
-    Json(&**card).into_response()
+    card::respond(card, &headers)
 }
 
 async fn json_rpc(State(a2a): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     let version = headers.get(VERSION_HEADER).and_then(|value| value.to_str().ok());
-    match rpc::parse(&body) {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok());
+    match rpc::parse(&body, content_type) {
         Ok(request) => {
             let id = request.id.clone();
             // A bug in a method answers -32603 instead of dropping the connection.

@@ -72,6 +72,17 @@ impl RpcError {
         RpcError::new(-32004, format!("This operation is not supported: {detail}"))
     }
 
+    /// -32005.
+    pub fn content_type_not_supported(content_type: &str) -> RpcError {
+        RpcError::new(
+            -32005,
+            format!(
+                "Content type not supported: the body is not JSON and was sent as \
+                 `{content_type}`; send JSON-RPC as application/json"
+            ),
+        )
+    }
+
     /// -32007.
     pub fn extended_card_not_configured() -> RpcError {
         RpcError::new(
@@ -97,6 +108,7 @@ impl RpcError {
             -32002 => "TASK_NOT_CANCELABLE",
             -32003 => "PUSH_NOTIFICATION_NOT_SUPPORTED",
             -32004 => "UNSUPPORTED_OPERATION",
+            -32005 => "CONTENT_TYPE_NOT_SUPPORTED",
             -32007 => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
             -32009 => "VERSION_NOT_SUPPORTED",
             _ => return None,
@@ -128,10 +140,18 @@ pub struct Request {
     pub params: Value,
 }
 
-/// Reads a request body; on failure, the error response to send back.
-pub fn parse(body: &[u8]) -> Result<Request, Value> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|error| failure(&Value::Null, &RpcError::parse_error(&error.to_string())))?;
+/// Reads a request body sent as `content_type`; on failure, the error
+/// response to send back. Any body that is JSON is read, whatever its content
+/// type says (`curl -d` says form data); a body that is not JSON is a parse
+/// error, or -32005 when its content type said it was not JSON either.
+pub fn parse(body: &[u8], content_type: Option<&str>) -> Result<Request, Value> {
+    let value: Value = serde_json::from_slice(body).map_err(|error| {
+        let error = match content_type.filter(|kind| !is_json(kind)) {
+            Some(kind) => RpcError::content_type_not_supported(kind),
+            None => RpcError::parse_error(&error.to_string()),
+        };
+        failure(&Value::Null, &error)
+    })?;
     let Value::Object(object) = value else {
         let error = RpcError::invalid_request("the request must be a JSON object");
         return Err(failure(&Value::Null, &error));
@@ -145,6 +165,13 @@ pub fn parse(body: &[u8]) -> Result<Request, Value> {
     };
     let params = object.get("params").cloned().unwrap_or(Value::Null);
     Ok(Request { id, method: method.to_string(), params })
+}
+
+/// `application/json`, `application/a2a+json` and the like (parameters aside).
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn request_id(object: &Map<String, Value>) -> Result<Value, Value> {
@@ -178,16 +205,24 @@ mod tests {
 
     #[test]
     fn envelope_checks() {
-        assert_eq!(code(&parse(b"{nope").expect_err("not JSON")), -32700);
-        assert_eq!(code(&parse(b"").expect_err("empty")), -32700);
-        assert_eq!(code(&parse(b"[1]").expect_err("an array")), -32600);
-        let reply = parse(br#"{"id":"a","method":"tasks/get"}"#).expect_err("no jsonrpc");
+        let json = Some("application/json");
+        assert_eq!(code(&parse(b"{nope", json).expect_err("not JSON")), -32700);
+        assert_eq!(code(&parse(b"{nope", None).expect_err("not JSON")), -32700);
+        assert_eq!(code(&parse(b"{nope", Some("text/plain")).expect_err("text")), -32005);
+        assert_eq!(code(&parse(b"", json).expect_err("empty")), -32700);
+        assert_eq!(code(&parse(b"[1]", json).expect_err("an array")), -32600);
+        let reply = parse(br#"{"id":"a","method":"tasks/get"}"#, json).expect_err("no jsonrpc");
         assert_eq!((code(&reply), reply["id"].clone()), (-32600, json!("a")));
         let reply =
-            parse(br#"{"jsonrpc":"2.0","id":{"x":1},"method":"m"}"#).expect_err("object id");
+            parse(br#"{"jsonrpc":"2.0","id":{"x":1},"method":"m"}"#, json).expect_err("object id");
         assert_eq!((code(&reply), reply["id"].clone()), (-32600, Value::Null));
+        // JSON is read whatever the content type says (curl -d says form data).
+        let form = Some("application/x-www-form-urlencoded");
+        assert!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, form).is_ok());
+        assert!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, Some("application/a2a+json"))
+            .is_ok());
         let request =
-            parse(br#"{"jsonrpc":"2.0","id":3,"method":"m","extra":1}"#).expect("a request");
+            parse(br#"{"jsonrpc":"2.0","id":3,"method":"m","extra":1}"#, json).expect("a request");
         assert_eq!(request.id, json!(3));
         assert_eq!(request.params, Value::Null);
     }

@@ -1094,12 +1094,12 @@ async fn v10_send_answers_a_task_in_its_own_shape() {
     assert!(listed["tasks"][0].get("artifacts").is_none(), "only with includeArtifacts");
     let (code, _) = error(&app, "CancelTask", json!({ "id": id })).await;
     assert_eq!(code, -32002);
-    // A finished task cannot be followed: -32004, as an SSE error event.
-    let response = send(&app, post(call_body("SubscribeToTask", json!({ "id": id })))).await;
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
-    let text = String::from_utf8_lossy(&bytes).to_string();
-    assert!(text.starts_with("event: error\ndata: "), "{text}");
-    assert!(text.contains("-32004") && text.contains("UNSUPPORTED_OPERATION"), "{text}");
+    // A finished task cannot be followed: -32004, before any stream (1.0
+    // answers such an error as a plain JSON-RPC body, as its SDKs do).
+    let (code, _) = error(&app, "SubscribeToTask", json!({ "id": id })).await;
+    assert_eq!(code, -32004);
+    let reply = call(&app, "SubscribeToTask", json!({ "id": id })).await;
+    assert_eq!(reply["error"]["data"][0]["reason"], "UNSUPPORTED_OPERATION");
 }
 
 #[tokio::test]
@@ -1212,4 +1212,32 @@ async fn the_card_is_negotiated_by_version() {
     let v03 = card_for(Some("0.3")).await;
     assert_eq!(v03["protocolVersion"], "0.3.0");
     assert!(v03.get("supportedInterfaces").is_none());
+    // The pure 1.0 card also has a path of its own, and `GET /` shows the card.
+    let at_v1 = json_of(get(&app, "/v1/.well-known/agent-card.json", HOST).await).await;
+    assert_eq!(at_v1, v10);
+    assert_eq!(json_of(get(&app, "/", HOST).await).await, merged);
+}
+
+#[tokio::test]
+async fn cards_can_be_cached() {
+    let (_, app) = quick();
+    let first = get(&app, "/.well-known/agent-card.json", HOST).await;
+    assert_eq!(first.headers()[header::CACHE_CONTROL], "public, max-age=300");
+    let tag = first.headers()[header::ETAG].to_str().expect("an etag").to_string();
+    let request = Request::builder()
+        .uri("/.well-known/agent-card.json")
+        .header(header::HOST, HOST)
+        .header(header::IF_NONE_MATCH, &tag)
+        .body(Body::empty())
+        .expect("request");
+    assert_eq!(send(&app, request).await.status(), StatusCode::NOT_MODIFIED);
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_and_says_so_is_minus_32005() {
+    let (_, app) = quick();
+    let mut request = post("{'jsonrpc': '2.0'}");
+    request.headers_mut().insert(header::CONTENT_TYPE, "text/plain".parse().expect("header"));
+    let reply = json_of(send(&app, request).await).await;
+    assert_eq!(reply["error"]["code"], -32005, "{reply}");
 }
