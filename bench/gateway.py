@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """What the gateway adds to a question: the same three reads (list 20 meetings,
 one meeting in full, a full-text search) asked directly of the local API, over
-MCP (stdio and Streamable HTTP, official MCP SDK) and over A2A (tasks/send),
-against one seeded library, in one run. Prints a Markdown table of p50/p95 in
-milliseconds (also written to bench/results/gateway-YYYY-MM-DD.md).
+MCP (stdio and Streamable HTTP, official MCP SDK; tools/call, and
+resources/read for the meeting and its notes) and over A2A (the early
+protocol's tasks/send and 1.0's SendMessage), against one seeded library, in
+one run. Prints a Markdown table of p50/p95 in milliseconds and the overhead
+over the direct API (also written to bench/results/gateway-YYYY-MM-DD.md).
 
 Usage: bench/gateway.sh (builds release binaries first), or
   .venv/bin/python bench/gateway.py --bin-dir target/release [--meetings 500] [--requests 200]
@@ -22,7 +24,7 @@ import tempfile
 import time
 
 import httpx
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -71,13 +73,34 @@ def operations(latest):
     }
 
 
-async def mcp_rows(session, ops, requests):
+def resources(latest):
+    """Reads that are also MCP resources: (row, URI, the direct API path)."""
+    return {
+        "one meeting": (f"recorder://meetings/{latest}", f"/v1/meetings/{latest}"),
+        "its notes (resource)": (f"recorder://meetings/{latest}/notes", f"/v1/meetings/{latest}"),
+    }
+
+
+async def mcp_rows(session, ops, reads, requests):
+    """tools/call per operation, and resources/read per resource."""
     rows = {}
     for name, (tool, args, _, _) in ops.items():
         async def call(tool=tool, args=args):
             result = await session.call_tool(tool, args)
             assert not result.is_error, result.content
-        rows[name] = await timed(call, requests)
+
+        async def raw(tool=tool, args=args):
+            # The same request without the SDK's client-side check of the
+            # answer against the tool's outputSchema (Python jsonschema).
+            request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
+            result = await session.send_request(request, types.CallToolResult)
+            assert not result.is_error, result.content
+        rows[name] = {"tool": await timed(call, requests), "raw": await timed(raw, requests)}
+    for name, (uri, _) in reads.items():
+        async def read(uri=uri):
+            result = await session.read_resource(uri)
+            assert result.contents and result.contents[0].text, result
+        rows.setdefault(name, {})["resource"] = await timed(read, requests)
     return rows
 
 
@@ -115,21 +138,35 @@ async def run(args):
                         "message": {"role": "user", "parts": [{"type": "data", "data": {"skill": skill, "args": skill_args}}]}}}
                     reply = (await http.post(f"http://127.0.0.1:{a2a_port}/", json=body)).json()
                     assert reply["result"]["status"]["state"] == "completed", reply
+
+                async def a2a_v10(skill=skill, skill_args=skill_args):
+                    body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {
+                        "messageId": "bench", "role": "ROLE_USER",
+                        "parts": [{"data": {"skill": skill, "args": skill_args}}]}}}
+                    reply = (await http.post(f"http://127.0.0.1:{a2a_port}/", json=body,
+                                             headers={"A2A-Version": "1.0"})).json()
+                    assert reply["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED", reply
                 table[name]["local API (direct)"] = await timed(direct, args.requests)
                 table[name]["A2A tasks/send"] = await timed(a2a, args.requests)
+                table[name]["A2A 1.0 SendMessage"] = await timed(a2a_v10, args.requests)
+            reads = resources(listing["meetings"][0]["id"])
+            for name, (_, path) in reads.items():
+                async def direct_read(path=path):
+                    (await http.get(f"http://127.0.0.1:{api}{path}")).raise_for_status()
+                table.setdefault(name, {}).setdefault("local API (direct)", await timed(direct_read, args.requests))
         import httpx2
         async with httpx2.AsyncClient(headers=headers) as http2:
             async with streamable_http_client(f"http://127.0.0.1:{mcp_port}/mcp", http_client=http2) as streams:
                 async with ClientSession(streams[0], streams[1]) as session:
                     await session.initialize()
-                    for name, cell in (await mcp_rows(session, ops, args.requests)).items():
-                        table[name]["MCP Streamable HTTP"] = cell
+                    for name, cells in (await mcp_rows(session, ops, reads, args.requests)).items():
+                        put(table[name], "MCP Streamable HTTP", cells)
         params = StdioServerParameters(command=str(bins / "recorder-gateway"), args=["--data-dir", str(data)], env=env)
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                for name, cell in (await mcp_rows(session, ops, args.requests)).items():
-                    table[name]["MCP stdio"] = cell
+                for name, cells in (await mcp_rows(session, ops, reads, args.requests)).items():
+                    put(table[name], "MCP stdio", cells)
         return render(table, args)
     finally:
         for process in (gateway, service):
@@ -138,8 +175,38 @@ async def run(args):
                 process.wait(timeout=10)
 
 
+def put(row, transport, cells):
+    """MCP cells: the tool call, and the resource read where there is one."""
+    if "tool" in cells:
+        row[transport] = cells["tool"]
+        row[f"{transport} (no client-side schema check)"] = cells["raw"]
+    if "resource" in cells:
+        row[f"{transport} resources/read"] = cells["resource"]
+
+
+COLUMNS = ["local API (direct)", "MCP stdio", "MCP stdio (no client-side schema check)",
+           "MCP stdio resources/read", "MCP Streamable HTTP", "MCP Streamable HTTP resources/read",
+           "A2A tasks/send", "A2A 1.0 SendMessage"]
+# The issue's bound: what stdio and A2A add over the direct API, p50.
+OVERHEAD = ["MCP stdio", "MCP stdio (no client-side schema check)", "MCP stdio resources/read",
+            "A2A tasks/send", "A2A 1.0 SendMessage"]
+
+
+def cell(cells, column):
+    return f"{cells[column][0]:.1f} / {cells[column][1]:.1f}" if column in cells else "—"
+
+
+def overhead(table):
+    lines = ["", "Overhead over the direct API, p50 (ms; the target is at most 2 ms for stdio and A2A):", ""]
+    for name, cells in table.items():
+        base = cells["local API (direct)"][0]
+        parts = [f"{column} {cells[column][0] - base:+.1f}" for column in OVERHEAD if column in cells]
+        lines.append(f"- {name}: " + ", ".join(parts))
+    return lines
+
+
 def render(table, args):
-    columns = ["local API (direct)", "MCP stdio", "MCP Streamable HTTP", "A2A tasks/send"]
+    columns = COLUMNS
     lines = [
         f"Gateway overhead, {args.meetings} seeded meetings of {args.segments} segments, "
         f"{args.requests} sequential requests each after 5 warm-up (ms, p50 / p95), "
@@ -149,7 +216,10 @@ def render(table, args):
         "|---|" + "---|" * len(columns),
     ]
     for name, cells in table.items():
-        lines.append(f"| {name} | " + " | ".join(f"{cells[c][0]:.1f} / {cells[c][1]:.1f}" for c in columns) + " |")
+        lines.append(f"| {name} | " + " | ".join(cell(cells, c) for c in columns) + " |")
+    lines += overhead(table)
+    lines += ["", "\"its notes (resource)\" reads recorder://meetings/{id}/notes; the direct column is "
+              "GET /v1/meetings/{id}, which the gateway renders as Markdown."]
     return "\n".join(lines) + "\n"
 
 

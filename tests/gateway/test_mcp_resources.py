@@ -4,15 +4,16 @@ notifications while regenerate_notes waits, logging, and output schemas."""
 
 from __future__ import annotations
 
+import json
+
 import anyio
-import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from conftest import REAL_TITLE
-from mcp_helpers import TOOLS, ToolError, open_session
+from mcp_helpers import TOOLS, open_session
 
 pytestmark = pytest.mark.anyio
 
@@ -38,7 +39,6 @@ async def test_resources_list_templates_and_read(free_service, transport):
     assert all(r.name for r in listed.resources), listed.resources
     assert sorted(t.uri_template for t in templates.resource_templates) == [
         "recorder://meetings/{id}", "recorder://meetings/{id}/notes", "recorder://meetings/{id}/transcript"]
-    import json
     newest = json.loads(collection.contents[0].text)
     assert [m["id"] for m in newest["meetings"]] == [m["id"] for m in free_service.meetings(limit=50)["meetings"]]
     assert json.loads(one.contents[0].text)["title"] == REAL_TITLE
@@ -155,3 +155,18 @@ async def test_progress_while_notes_are_regenerated(pro):
     assert values == sorted(values) and len(set(values)) == len(values), steps
     assert all(total == 100 for _, total, _ in steps) and all(message for _, _, message in steps), steps
     assert values[-1] == 100, steps
+
+
+async def test_canceling_a_call_cancels_the_notes_run(slow_notes_service):
+    """The client gives up on regenerate_notes (the notes server never answers):
+    the SDK sends notifications/cancelled, and the service's run stops too."""
+    service = slow_notes_service
+    meeting_id = service.meetings(limit=1)["meetings"][0]["id"]
+    async with open_session(service, "http") as session:
+        with anyio.move_on_after(3):
+            await session.call_tool("regenerate_notes", {"meeting_id": meeting_id})
+        # Still in the session: it is the cancellation, not the session's end, that stops it.
+        with anyio.fail_after(20):
+            while service.meeting(meeting_id)["status"] != "ready":
+                await anyio.sleep(0.2)
+        await session.send_ping()

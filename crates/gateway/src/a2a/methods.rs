@@ -34,8 +34,7 @@ const STREAMING: [&str; 3] = ["tasks/sendSubscribe", "message/stream", "tasks/re
 
 /// Runs one request; always answers (HTTP 200), errors in the JSON-RPC body
 /// (or, for a v0.3/early streaming method, in the one `event: error` of its
-/// stream).
-/// `version` is the request's `A2A-Version` header, if any.
+/// stream). `version` is the request's `A2A-Version` header, if any.
 pub(super) async fn dispatch(a2a: &Shared, request: Request, version: Option<&str>) -> Response {
     let Request { id, method, params } = request;
     let streaming = STREAMING.contains(&method.as_str());
@@ -62,36 +61,34 @@ fn supported(version: &str) -> bool {
         || version.starts_with("0.3.")
 }
 
+/// A2A 1.0's methods (the task methods are shared with v0.3).
 async fn answer(a2a: &Shared, method: &str, params: &Value, id: &Value) -> Result<Reply, RpcError> {
-    let params = params.clone();
-    let id = id.clone();
     match method {
-        "SendMessage" => v10::send(a2a, &params).await,
-        "SendStreamingMessage" => v10::stream(a2a, &params, &id),
-        "GetTask" => get(a2a, &params),
-        "ListTasks" => v10::list(a2a, &params),
-        "CancelTask" => cancel(a2a, &params),
-        "SubscribeToTask" => v10::subscribe(a2a, &params, &id),
+        "SendMessage" => v10::send(a2a, params).await,
+        "SendStreamingMessage" => v10::stream(a2a, params, id),
+        "GetTask" => get(a2a, params),
+        "ListTasks" => v10::list(a2a, params),
+        "CancelTask" => cancel(a2a, params),
+        "SubscribeToTask" => v10::subscribe(a2a, params, id),
         "GetExtendedAgentCard" => Err(RpcError::extended_card_not_configured()),
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
         | "DeleteTaskPushNotificationConfig" => Err(RpcError::push_not_supported()),
-        other => legacy(a2a, other, &params, &id).await,
+        other => legacy(a2a, other, params, id).await,
     }
 }
 
 /// The early protocol's and v0.3's methods.
 async fn legacy(a2a: &Shared, method: &str, params: &Value, id: &Value) -> Result<Reply, RpcError> {
-    let (params, id) = (params.clone(), id.clone());
     match method {
-        "tasks/send" => early_send(a2a, &params).await,
-        "tasks/sendSubscribe" => early_subscribe(a2a, &params, &id),
-        "message/send" => message_send(a2a, &params).await,
-        "message/stream" => message_stream(a2a, &params, &id),
-        "tasks/get" => get(a2a, &params),
-        "tasks/cancel" => cancel(a2a, &params),
-        "tasks/resubscribe" => resubscribe(a2a, &params, &id),
+        "tasks/send" => early_send(a2a, params).await,
+        "tasks/sendSubscribe" => early_subscribe(a2a, params, id),
+        "message/send" => message_send(a2a, params).await,
+        "message/stream" => message_stream(a2a, params, id),
+        "tasks/get" => get(a2a, params),
+        "tasks/cancel" => cancel(a2a, params),
+        "tasks/resubscribe" => resubscribe(a2a, params, id),
         "agent/getAuthenticatedExtendedCard" => Ok(Reply::Result((*a2a.card).clone())),
         push if push.starts_with("tasks/pushNotification") => Err(RpcError::push_not_supported()),
         other => Err(RpcError::method_not_found(other)),

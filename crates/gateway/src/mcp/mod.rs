@@ -264,7 +264,15 @@ impl ServerHandler for RecorderMcp {
             Some(token) => progress_to(context.peer.clone(), token),
             None => Progress::none(),
         };
-        Ok(self.call(&request.name, request.arguments, progress).await.into())
+        // A client's `notifications/cancelled` drops the call (a regeneration
+        // then cancels the service's notes run too).
+        tokio::select! {
+            result = self.call(&request.name, request.arguments, progress) => Ok(result.into()),
+            () = context.ct.cancelled() => {
+                tracing::info!(tool = %request.name, "tools/call canceled by the client");
+                Err(ErrorData::internal_error("the client canceled the call", None))
+            }
+        }
     }
 
     async fn list_resources(
