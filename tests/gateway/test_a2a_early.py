@@ -80,9 +80,9 @@ def test_agent_card(card, free_service):
     assert card.get("capabilities", {}).get("streaming") is True, card.get("capabilities")
     assert card["capabilities"].get("pushNotifications") is False, card["capabilities"]
     assert card.get("authentication", {}).get("schemes") == ["bearer"], card.get("authentication")
-    # Media types; a data part ({"skill", "args"}) is as welcome as text.
-    assert card.get("defaultInputModes") == ["text/plain", "application/json"], card.get("defaultInputModes")
-    assert card.get("defaultOutputModes") == ["text/plain", "application/json"], card.get("defaultOutputModes")
+    # The early card in the specification's words; /.well-known/agent-card.json says media types.
+    assert card.get("defaultInputModes") == ["text"], card.get("defaultInputModes")
+    assert card.get("defaultOutputModes") == ["text", "application/json"], card.get("defaultOutputModes")
     skills = card.get("skills") or []
     assert sorted(s.get("id") for s in skills) == sorted(TOOLS), [s.get("id") for s in skills]
     for skill in skills:

@@ -1,8 +1,9 @@
 //! The Agent Cards. They list the nine skills of the catalogue.
 //!
-//! - [`card`]: the early-protocol and v0.3 card (`authentication`,
-//!   `protocolVersion`, `securitySchemes` as `{type: "http", scheme: "bearer"}`,
-//!   `security`, `preferredTransport`), at `/.well-known/agent.json`.
+//! - [`card`]: the v0.3 card (`authentication`, `protocolVersion`,
+//!   `securitySchemes` as `{type: "http", scheme: "bearer"}`, `security`,
+//!   `preferredTransport`), modes as media types; [`card_early`] is the same
+//!   with the early protocol's modes (`text`), at `/.well-known/agent.json`.
 //! - [`card_v10`]: the A2A 1.0 card (`supportedInterfaces` with
 //!   `protocolVersion: "1.0"` and `"0.3"`, `securitySchemes` as
 //!   `{httpAuthSecurityScheme}`, `securityRequirements`, no `url`).
@@ -65,6 +66,11 @@ const TOKEN_HELP: &str = "Authorization: Bearer <api_token>, where the token is 
 /// (`{"skill", "args"}` in, `{"skill", "meeting_ids", "timestamps"}` out).
 pub const MODES: [&str; 2] = ["text/plain", "application/json"];
 
+/// The same in the early protocol's words, as the interface specification
+/// gives the card at `/.well-known/agent.json`.
+const EARLY_INPUT_MODES: [&str; 1] = ["text"];
+const EARLY_OUTPUT_MODES: [&str; 2] = ["text", "application/json"];
+
 fn skills() -> Vec<Value> {
     let modes = json!(MODES);
     catalogue::entries()
@@ -109,6 +115,21 @@ pub fn card(url: &str) -> Value {
         "skills": skills,
         "supportsAuthenticatedExtendedCard": false,
     })
+}
+
+/// The card at `/.well-known/agent.json`: the v0.3 card with the early
+/// protocol's modes (`text`), exactly as the interface specification has them.
+pub fn card_early(url: &str) -> Value {
+    let mut card = card(url);
+    card["defaultInputModes"] = json!(EARLY_INPUT_MODES);
+    card["defaultOutputModes"] = json!(EARLY_OUTPUT_MODES);
+    if let Some(skills) = card["skills"].as_array_mut() {
+        for skill in skills {
+            skill["inputModes"] = json!(EARLY_INPUT_MODES);
+            skill["outputModes"] = json!(EARLY_OUTPUT_MODES);
+        }
+    }
+    card
 }
 
 /// The A2A 1.0 card: one JSON-RPC interface at `url`, spoken in 1.0 and 0.3.

@@ -49,7 +49,9 @@ pub const WAIT: Duration = Duration::from_secs(60);
 struct Shared {
     runner: Arc<dyn SkillRunner>,
     store: Arc<tasks::Store>,
-    /// The early-protocol and v0.3 card.
+    /// The early-protocol card (`/.well-known/agent.json`).
+    card_early: Arc<Value>,
+    /// The v0.3 card.
     card: Arc<Value>,
     /// The 1.0 card.
     card_v10: Arc<Value>,
@@ -84,6 +86,7 @@ fn build(runner: Arc<dyn SkillRunner>, token: Token, url: &str, options: Options
     let shared = Arc::new(Shared {
         runner,
         store: Arc::new(tasks::Store::new(options.capacity, options.max_age)),
+        card_early: Arc::new(card::card_early(url)),
         card: Arc::new(card::card(url)),
         card_v10: Arc::new(card::card_v10(url)),
         card_merged: Arc::new(card::card_merged(url)),
@@ -101,7 +104,7 @@ fn build(runner: Arc<dyn SkillRunner>, token: Token, url: &str, options: Options
 }
 
 async fn agent_card(State(a2a): State<Arc<Shared>>, headers: HeaderMap) -> Response {
-    card::respond(&a2a.card, &headers)
+    card::respond(&a2a.card_early, &headers)
 }
 
 /// The pure 1.0 card, for 1.0 readers that do not send `A2A-Version` (the
