@@ -73,13 +73,19 @@ impl Tray {
             .collect()
     }
 
-    /// Clicks the item labelled `label`.
+    /// Clicks the item labelled `label`, once the menu shows it: the menu
+    /// follows the service's events, which can land a moment after the state
+    /// a test read over HTTP (at most 10 s).
     pub async fn click(&self, label: &str) {
-        let entries = self.entries().await;
-        let entry = entries
-            .iter()
-            .find(|e| e.label == label)
-            .unwrap_or_else(|| panic!("no {label:?} in {entries:?}"));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let entry = loop {
+            let entries = self.entries().await;
+            if let Some(entry) = entries.iter().find(|e| e.label == label) {
+                break entry.clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "no {label:?} in {entries:?}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
         let _: () = self
             .menu
             .call("Event", &(entry.id, "clicked", Value::I32(0), 0u32))
