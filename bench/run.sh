@@ -28,7 +28,7 @@ OUT_DIR="${BENCH_OUT_DIR:-$ROOT/bench/out}"
 DATA_DIR="$OUT_DIR/data"
 MARKER="$DATA_DIR/.bench-seeded"
 # Bump the generator part when the seeder's output changes, so old data is redone.
-EXPECTED="generator=2 meetings=$BENCH_MEETINGS segments=$BENCH_SEGMENTS seed=$BENCH_SEED"
+EXPECTED="generator=3 meetings=$BENCH_MEETINGS segments=$BENCH_SEGMENTS seed=$BENCH_SEED"
 
 say() { echo "[run.sh] $*" >&2; }
 

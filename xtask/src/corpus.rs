@@ -185,6 +185,20 @@ const ACTION_VERBS: &[&str] = &[
 
 /// Share of noun phrases whose noun is jargon rather than an everyday noun.
 const JARGON_SHARE: f64 = 0.4;
+/// Share of noun phrases and names drawn from the long tail instead.
+const LONG_TAIL_SHARE: f64 = 0.12;
+/// Words of the long tail: product names, places, people and rare terms,
+/// made of syllables (distinct, deterministic), drawn with Zipf weights, so
+/// ten years of transcripts hold tens of thousands of different words, most of
+/// them rare, as real ones do.
+const LONG_TAIL_WORDS: usize = 40_000;
+
+#[rustfmt::skip]
+const SYLLABLES: &[&str] = &[
+    "ka", "ro", "mi", "tel", "san", "dor", "vi", "len", "bra", "to", "qui", "mar", "nes", "zu",
+    "pe", "lo", "gar", "fin", "sha", "wel", "ar", "bo", "cen", "di", "ex", "fo", "gu", "hal",
+    "is", "jo", "kri", "lu", "mo", "nor", "ol", "pra", "ru", "sol", "tam", "ve",
+];
 
 /// A word list with Zipf-like weights: the word of rank r has weight 1/(r+1)^s.
 struct Zipf {
@@ -216,8 +230,40 @@ impl Zipf {
     }
 }
 
+/// The long tail: owned words (they are made, not listed) with Zipf weights.
+struct LongTail {
+    words: Vec<String>,
+    pick: WeightedIndex<f64>,
+}
+
+impl LongTail {
+    fn new() -> LongTail {
+        let n = SYLLABLES.len();
+        let words: Vec<String> = (0..LONG_TAIL_WORDS)
+            .map(|i| {
+                let mut word = format!("{}{}", SYLLABLES[i % n], SYLLABLES[(i / n) % n]);
+                if i >= n * n {
+                    word.push_str(SYLLABLES[(i / (n * n)) % n]);
+                }
+                if i >= n * n * n {
+                    word.push_str(SYLLABLES[(i / (n * n * n)) % n]);
+                }
+                word
+            })
+            .collect();
+        let weights = (0..words.len()).map(|rank| 1.0 / (rank as f64 + 1.0).powf(1.05));
+        let pick = WeightedIndex::new(weights).expect("the long tail is not empty");
+        LongTail { words, pick }
+    }
+
+    fn draw<R: Rng>(&self, rng: &mut R) -> &str {
+        &self.words[self.pick.sample(rng)]
+    }
+}
+
 /// The samplers and the text shapes built on them.
 pub struct Corpus {
+    long_tail: LongTail,
     subjects: Zipf,
     verbs: Zipf,
     nouns: Zipf,
@@ -231,6 +277,7 @@ pub struct Corpus {
 impl Corpus {
     pub fn new() -> Corpus {
         Corpus {
+            long_tail: LongTail::new(),
             subjects: Zipf::single(SUBJECTS),
             verbs: Zipf::single(VERBS),
             nouns: Zipf::new(&[(NOUNS, 1.0 - JARGON_SHARE), (JARGON, JARGON_SHARE)]),
@@ -262,6 +309,9 @@ impl Corpus {
                 'A' => out.push_str(self.adjectives.draw(rng)),
                 'T' => out.push_str(self.times.draw(rng)),
                 'F' => out.push_str(self.fillers.draw(rng)),
+                'P' if rng.gen_bool(LONG_TAIL_SHARE) => {
+                    push_capitalised(out, self.long_tail.draw(rng))
+                }
                 'P' => out.push_str(first_name(pick(rng, NAMES))),
                 'N' => {
                     out.push_str(self.determiners.draw(rng));
@@ -270,7 +320,11 @@ impl Corpus {
                         out.push_str(self.adjectives.draw(rng));
                         out.push(' ');
                     }
-                    out.push_str(self.nouns.draw(rng));
+                    if rng.gen_bool(LONG_TAIL_SHARE) {
+                        out.push_str(self.long_tail.draw(rng));
+                    } else {
+                        out.push_str(self.nouns.draw(rng));
+                    }
                 }
                 _ => {
                     for word in 0..rng.gen_range(3..=8) {
@@ -368,6 +422,14 @@ impl Corpus {
 
 fn pick<R: Rng>(rng: &mut R, items: &[&'static str]) -> &'static str {
     items.choose(rng).copied().unwrap_or_default()
+}
+
+fn push_capitalised(out: &mut String, word: &str) {
+    let mut chars = word.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(chars.as_str());
+    }
 }
 
 fn first_name(name: &str) -> &str {

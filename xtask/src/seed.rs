@@ -22,7 +22,10 @@ use crate::corpus::Corpus;
 
 /// 2026-11-01T10:00:00Z in milliseconds: the start of the newest meeting.
 const NEWEST_START_MS: i64 = 1_793_527_200_000;
-const DAY_MS: i64 = 86_400_000;
+/// The meetings are spread evenly over the ten years before it (20 000
+/// meetings: one every 4.4 hours; 2 000: one every 44 hours).
+const SPAN_MS: i64 = 10 * 365 * 86_400_000;
+const MINUTE_MS: i64 = 60_000;
 const MEETING_MS: i64 = 3_600_000;
 /// Segments that contain "zeppelin", across the whole corpus.
 const ZEPPELIN_SEGMENTS: usize = 5;
@@ -95,17 +98,14 @@ pub fn run(options: &Options) -> anyhow::Result<()> {
         let id = generated.meeting.id.clone();
         let now = generated.meeting.ended_at.unwrap_or(generated.meeting.started_at);
         store
-            .insert_meeting(&generated.meeting, now)
+            .insert_whole_meeting(
+                &generated.meeting,
+                &generated.segments,
+                std::slice::from_ref(&generated.note),
+                &generated.items,
+                now,
+            )
             .with_context(|| format!("cannot insert meeting {id}"))?;
-        store
-            .insert_segments(&id, &generated.segments)
-            .with_context(|| format!("cannot insert the segments of {id}"))?;
-        store
-            .put_note(&id, &generated.note, now)
-            .with_context(|| format!("cannot insert the note of {id}"))?;
-        store
-            .replace_action_items(&id, &generated.items)
-            .with_context(|| format!("cannot insert the action items of {id}"))?;
         written_meetings += 1;
         written_segments += generated.segments.len();
         if written_meetings == next_report {
@@ -160,21 +160,28 @@ fn generate(
 ) {
     let corpus = Corpus::new();
     for number in 0..meetings {
-        let generated = meeting(&corpus, &mut rng, number, per_meeting, probes);
+        let generated = meeting(&corpus, &mut rng, meetings, number, per_meeting, probes);
         if sender.send(generated).is_err() {
             return;
         }
     }
 }
 
+/// Time between two meetings' starts: ten years shared out, whole minutes,
+/// at least the meeting's hour.
+fn spacing(meetings: usize) -> i64 {
+    (SPAN_MS / meetings.max(1) as i64 / MINUTE_MS * MINUTE_MS).max(MEETING_MS)
+}
+
 fn meeting(
     corpus: &Corpus,
     rng: &mut StdRng,
+    meetings: usize,
     number: usize,
     per_meeting: usize,
     probes: &Probes,
 ) -> Generated {
-    let started_at = NEWEST_START_MS - number as i64 * DAY_MS;
+    let started_at = NEWEST_START_MS - number as i64 * spacing(meetings);
     let attendees = corpus.attendees(rng);
     let meeting = MeetingRecord {
         id: new_id(),

@@ -178,6 +178,31 @@ pub struct SearchResults {
     pub results: Vec<SearchResult>,
 }
 
+/// Search results grouped by meeting (`GET /v1/search/meetings`, an extension
+/// of the spec for the library): the meetings the meeting list with the same
+/// `q` holds, newest first, a page at a time.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MeetingSearchResults {
+    pub meetings: Vec<MeetingMatches>,
+    /// Meetings that match in all.
+    pub total: i64,
+    /// Pass as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MeetingMatches {
+    pub meeting_id: String,
+    pub meeting_title: String,
+    pub started_at: i64,
+    /// Transcript lines and notes of this meeting that contain every word (0
+    /// when only the title matches, or the words are on different lines).
+    pub matches: i64,
+    /// Its best passages: notes, then lines with every word, then lines with
+    /// some of the words; each in the meeting's order.
+    pub results: Vec<SearchResult>,
+}
+
 /// A field that, when present, must not be null: `null` is a wrong type (400).
 fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where

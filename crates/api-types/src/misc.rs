@@ -10,6 +10,18 @@ pub struct Health {
     pub ok: bool,
     pub version: String,
     pub recording: RecordingState,
+    /// Present while meetings saved before this version are being added to
+    /// the search index in the background (search works meanwhile, slower).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_index: Option<SearchIndexBuild>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SearchIndexBuild {
+    /// Meetings still to be indexed.
+    pub remaining: i64,
+    /// Meetings in all.
+    pub meetings: i64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -14,6 +14,7 @@ mod extract;
 mod folder_lock;
 mod guard;
 mod handlers;
+mod index_build;
 mod ledger;
 mod leftovers;
 mod license;
@@ -26,6 +27,7 @@ mod recording;
 mod render;
 mod retention;
 mod router;
+mod search_index;
 mod sessions;
 mod state;
 mod tasks;
@@ -149,6 +151,7 @@ impl Service {
             environment: config.environment,
             shutdown,
             notes_runs: Default::default(),
+            search_index: Default::default(),
         }));
         if !recording::recover::recover_interrupted(&state) {
             // Tried again (by `tasks::finish_stranded_recordings`) until it works.
@@ -176,6 +179,7 @@ impl Service {
             tokio::spawn(pipeline::run(state.clone())),
             tokio::spawn(tasks::unload_idle_model(state.clone())),
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
+            tokio::spawn(search_index::run(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.environment.retention_sweep())),
         ];
         // A recording in progress is concluded at once (files closed, the rest

@@ -59,6 +59,8 @@ pub struct Shared {
     pub shutdown: CancellationToken,
     /// Notes regenerations running now (to cancel one).
     pub notes_runs: crate::pipeline::notes_runs::NotesRuns,
+    /// The background build of the search index, while it runs.
+    pub search_index: crate::index_build::IndexBuild,
 }
 
 /// The bearer secrets: `api_token`, `ui_token`, and hashes of paired tokens.

@@ -6,8 +6,11 @@
 //! Readers see committed snapshots through WAL and never block the writer.
 
 mod error;
+mod grouped;
+mod index;
 mod jobs;
 mod ledger;
+mod matching;
 mod meetings;
 mod migrations;
 mod parts;
@@ -21,6 +24,8 @@ mod speakers;
 mod status;
 
 pub use error::{StoreError, StoreResult};
+pub use grouped::{MatchesPage, MeetingMatches, SearchCursor};
+pub use index::IndexProgress;
 pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use migrations::SCHEMA_VERSION;

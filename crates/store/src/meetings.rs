@@ -1,12 +1,11 @@
 //! Meetings: create, read, list, change, delete.
 
-use std::collections::HashSet;
-
 use recorder_domain::text::strip_match_sentinels;
 use recorder_domain::MeetingStatus;
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction};
 
-use crate::search::fts_query;
+use crate::matching::{self, Window};
+use crate::search::Query;
 use crate::{StoreError, StoreResult};
 
 /// A meeting row with its attendees and tags.
@@ -203,9 +202,9 @@ pub(crate) fn meeting_by_id(db: &Connection, id: &str) -> StoreResult<MeetingRec
 }
 
 fn list(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
-    match query.q.as_deref().map(fts_query) {
+    match query.q.as_deref().map(Query::parse) {
         None => list_all(db, query),
-        Some(Some(expression)) => list_matching(db, query, &expression),
+        Some(Some(search)) => list_matching(db, query, &search),
         // The query had no searchable word: nothing can match it.
         Some(None) => Ok(MeetingPage { meetings: Vec::new(), total: 0 }),
     }
@@ -231,37 +230,21 @@ fn list_all(db: &Connection, query: &ListQuery) -> StoreResult<MeetingPage> {
     Ok(MeetingPage { meetings, total })
 }
 
-/// Meetings whose transcript, notes or title match: the set of matching meetings
-/// is collected once, then the (small) meetings table is paged in order.
-fn list_matching(db: &Connection, query: &ListQuery, expression: &str) -> StoreResult<MeetingPage> {
-    let mut matching = HashSet::new();
-    for sql in MATCHING_MEETINGS {
-        let mut statement = db.prepare_cached(sql)?;
-        for seq in statement.query_map([expression], |row| row.get::<_, i64>(0))? {
-            matching.insert(seq?);
-        }
-    }
-    let mut ordered = db.prepare_cached(&format!(
-        "SELECT seq FROM meetings WHERE {TIME_FILTER} ORDER BY started_at DESC, seq DESC"
-    ))?;
-    let in_order: Vec<i64> = ordered
-        .query_map(params![query.from, query.to], |row| row.get(0))?
-        .filter_map(|seq| seq.ok().filter(|seq| matching.contains(seq)))
-        .collect();
-    let page = in_order.iter().skip(query.offset.max(0) as usize).take(query.limit.max(0) as usize);
-    let meetings = page.map(|seq| meeting_by_seq(db, *seq)).collect::<StoreResult<Vec<_>>>()?;
-    Ok(MeetingPage { meetings, total: in_order.len() as i64 })
+/// Meetings whose title, transcript or notes match (see [`crate::matching`]).
+fn list_matching(db: &Connection, query: &ListQuery, search: &Query) -> StoreResult<MeetingPage> {
+    let window = Window {
+        from: query.from,
+        to: query.to,
+        after: None,
+        offset: query.offset,
+        limit: query.limit,
+    };
+    let (seqs, total) = matching::page(db, search, &window)?;
+    let meetings = seqs.iter().map(|seq| meeting_by_seq(db, *seq)).collect::<StoreResult<_>>()?;
+    Ok(MeetingPage { meetings, total })
 }
 
-/// Meetings (by seq) with a transcript segment, note or title matching `?1`.
-const MATCHING_MEETINGS: [&str; 3] = [
-    "SELECT s.meeting FROM segments_fts JOIN segments s ON s.seq = segments_fts.rowid \
-     WHERE segments_fts MATCH ?1",
-    "SELECT n.meeting FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid WHERE notes_fts MATCH ?1",
-    "SELECT rowid FROM titles_fts WHERE titles_fts MATCH ?1",
-];
-
-fn meeting_by_seq(db: &Connection, seq: i64) -> StoreResult<MeetingRecord> {
+pub(crate) fn meeting_by_seq(db: &Connection, seq: i64) -> StoreResult<MeetingRecord> {
     let sql = format!("SELECT {COLUMNS} FROM meetings WHERE seq = ?1");
     let (seq, meeting) = db.prepare_cached(&sql)?.query_row([seq], read_row)?;
     with_people(db, seq, meeting)

@@ -57,6 +57,27 @@ pub(crate) fn speaker_label(number: Option<i64>, name: Option<String>) -> Option
 }
 
 impl crate::Store {
+    /// Inserts a finished meeting with its transcript, notes and action items
+    /// in one transaction (one rebuild of its search documents).
+    pub fn insert_whole_meeting(
+        &self,
+        meeting: &crate::MeetingRecord,
+        segments: &[NewSegment],
+        notes: &[NoteRecord],
+        items: &[ActionItemRecord],
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            crate::meetings::insert_meeting(tx, meeting, now)?;
+            let seq = meeting_seq(tx, &meeting.id)?;
+            insert_segment_rows(tx, seq, segments)?;
+            for note in notes {
+                put_note_row(tx, seq, note, now)?;
+            }
+            replace_action_item_rows(tx, seq, items)
+        })
+    }
+
     /// Appends transcript segments to a meeting in one transaction.
     pub fn insert_segments(&self, meeting_id: &str, segments: &[NewSegment]) -> StoreResult<()> {
         self.write(|tx| {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-use crate::{migrations, StoreResult};
+use crate::{index, migrations, StoreResult};
 
 const READERS: usize = 4;
 
@@ -33,6 +33,9 @@ impl Store {
         writer.pragma_update(None, "journal_mode", "WAL")?;
         let backups = path.parent().unwrap_or(Path::new(".")).join("backups");
         migrations::apply(&mut writer, &backups)?;
+        if index::is_ready(&writer)? {
+            index::drop_old_indexes(&writer)?;
+        }
         let mut readers = Vec::with_capacity(READERS);
         for _ in 0..READERS {
             let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -59,11 +62,13 @@ impl Store {
     }
 
     /// Runs `work` in an immediate transaction on the writer; commits on `Ok`,
-    /// rolls back on `Err`.
+    /// rolls back on `Err`. The search documents of the meetings `work` changed
+    /// are rebuilt in the same transaction.
     pub fn write<T>(&self, work: impl FnOnce(&Transaction) -> StoreResult<T>) -> StoreResult<T> {
         let mut writer = lock(&self.writer);
         let transaction = writer.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = work(&transaction)?;
+        index::flush_dirty(&transaction)?;
         transaction.commit()?;
         Ok(value)
     }

@@ -4,7 +4,7 @@
 
 use recorder_domain::text::{MATCH_END, MATCH_START};
 use recorder_domain::Channel;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::{StoreError, StoreResult};
 
@@ -12,6 +12,8 @@ use crate::{StoreError, StoreResult};
 const MAX_TERMS: usize = 64;
 /// Tokens of context around the matches in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
+/// A prefix standing for more words than this is left to FTS5's own prefix search.
+const MAX_EXPANSION: i64 = 64;
 
 /// Where a search hit was found.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,16 +42,110 @@ pub struct SearchHit {
     pub snippet: String,
 }
 
+/// User text as search terms: words, `"quoted phrases"`, each maybe a prefix.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Query {
+    terms: Vec<Term>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Term {
+    /// The text inside the quotes (quotes not yet doubled).
+    text: String,
+    prefix: bool,
+}
+
+impl Query {
+    /// Parses user text; `None` when no searchable word is left.
+    pub(crate) fn parse(input: &str) -> Option<Query> {
+        let terms: Vec<Term> = split_terms(input)
+            .into_iter()
+            .filter_map(|(text, prefix)| clean_term(&text).map(|text| Term { text, prefix }))
+            .take(MAX_TERMS)
+            .collect();
+        (!terms.is_empty()).then_some(Query { terms })
+    }
+
+    /// Every term, ANDed.
+    pub(crate) fn expression(&self) -> String {
+        self.terms.iter().map(Term::quoted).collect::<Vec<_>>().join(" ")
+    }
+
+    /// How many terms there are.
+    pub(crate) fn terms(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Every term in one column of a meeting's documents: the title, the
+    /// transcript or the notes.
+    pub(crate) fn per_column(&self) -> String {
+        let all = self.expression();
+        format!("{{title}} : ({all}) OR {{transcript}} : ({all}) OR {{notes}} : ({all})")
+    }
+
+    /// True when a term may be more than one token (a phrase), which needs an
+    /// index with positions.
+    pub(crate) fn has_phrase(&self) -> bool {
+        self.terms.iter().any(|term| !term.text.chars().all(char::is_alphanumeric))
+    }
+
+    /// [`Query::expression`] with long prefixes (4 letters or more; shorter ones
+    /// have their own prefix index) replaced by the words they stand for, read
+    /// from the vocabulary of `meeting_words`: FTS5 then walks each word's list
+    /// newest first and stops at the limit instead of merging every list.
+    /// `joiner` is `" "` (every term) or `" OR "` (any term).
+    pub(crate) fn expanded(&self, db: &Connection, joiner: &str) -> StoreResult<String> {
+        let mut parts = Vec::with_capacity(self.terms.len());
+        for term in &self.terms {
+            parts.push(match term.expansion(db)? {
+                Some(words) => words,
+                None => term.quoted(),
+            });
+        }
+        Ok(parts.join(joiner))
+    }
+}
+
+impl Term {
+    fn quoted(&self) -> String {
+        let quoted = format!("\"{}\"", self.text.replace('"', "\"\""));
+        if self.prefix {
+            quoted + "*"
+        } else {
+            quoted
+        }
+    }
+
+    fn expansion(&self, db: &Connection) -> StoreResult<Option<String>> {
+        let folded = self.text.to_lowercase();
+        let simple = folded.chars().all(|c| c.is_ascii_alphanumeric());
+        if !self.prefix || !simple || folded.len() < 4 {
+            return Ok(None);
+        }
+        let mut upper = folded.clone().into_bytes();
+        if let Some(last) = upper.last_mut() {
+            *last += 1;
+        }
+        let upper = String::from_utf8(upper).unwrap_or_default();
+        let words: Vec<String> = db
+            .prepare_cached(
+                "SELECT term FROM meeting_vocab WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3",
+            )?
+            .query_map(params![folded, upper, MAX_EXPANSION + 1], |row| row.get(0))?
+            .collect::<Result<_, _>>()?;
+        if words.is_empty() || words.len() > MAX_EXPANSION as usize {
+            return Ok(None);
+        }
+        let words: Vec<String> = words.iter().map(|word| format!("\"{word}\"")).collect();
+        Ok(Some(format!("({})", words.join(" OR "))))
+    }
+}
+
 /// Turns user text into a safe FTS5 expression: words are ANDed, `"quoted
 /// phrases"` stay phrases, a trailing `*` makes a prefix search. Returns `None`
 /// when no searchable word is left.
 pub fn fts_query(input: &str) -> Option<String> {
-    let terms: Vec<String> = split_terms(input)
-        .into_iter()
-        .filter_map(|(text, prefix)| quote_term(&text, prefix))
-        .take(MAX_TERMS)
-        .collect();
-    (!terms.is_empty()).then(|| terms.join(" "))
+    Query::parse(input).map(|query| query.expression())
 }
 
 /// Splits on white space, keeping `"…"` together. A missing closing quote ends the
@@ -81,25 +177,23 @@ fn split_terms(input: &str) -> Vec<(String, bool)> {
     terms
 }
 
-fn quote_term(text: &str, prefix: bool) -> Option<String> {
+fn clean_term(text: &str) -> Option<String> {
     if !text.chars().any(char::is_alphanumeric) {
         return None;
     }
-    let cleaned: String =
-        text.chars().filter(|c| *c != MATCH_START && *c != MATCH_END && !c.is_control()).collect();
-    let quoted = format!("\"{}\"", cleaned.replace('"', "\"\""));
-    Some(if prefix { quoted + "*" } else { quoted })
+    Some(text.chars().filter(|c| *c != MATCH_START && *c != MATCH_END && !c.is_control()).collect())
 }
 
 impl crate::Store {
     /// Searches transcript segments and notes. Newest first; `limit` per call.
     pub fn search(&self, input: &str, limit: i64) -> StoreResult<Vec<SearchHit>> {
-        let Some(expression) = fts_query(input) else {
+        let Some(query) = Query::parse(input) else {
             return Ok(Vec::new());
         };
         self.read(|db| {
-            let mut hits = segment_hits(db, &expression, limit)?;
-            hits.extend(note_hits(db, &expression, limit)?);
+            let (table, expression) = transcript_index(db, &query, " ")?;
+            let mut hits = segment_hits(db, table, &expression, Scope::Newest, limit)?;
+            hits.extend(note_hits(db, &query.expression(), limit)?);
             hits.sort_by(|a, b| {
                 b.started_at
                     .cmp(&a.started_at)
@@ -112,6 +206,22 @@ impl crate::Store {
     }
 }
 
+/// The index of transcript lines to ask, and the expression for it (`joiner`
+/// as in [`Query::expanded`]): the new `segment_words` (prefixes expanded) once
+/// every meeting is in it, else the old `segments_fts`.
+pub(crate) fn transcript_index(
+    db: &Connection,
+    query: &Query,
+    joiner: &str,
+) -> StoreResult<(&'static str, String)> {
+    if crate::index::is_ready(db)? {
+        Ok(("segment_words", query.expanded(db, joiner)?))
+    } else {
+        let terms: Vec<String> = query.terms.iter().map(Term::quoted).collect();
+        Ok(("segments_fts", terms.join(joiner)))
+    }
+}
+
 fn source_order(source: &HitSource) -> (u8, i64) {
     match source {
         HitSource::Note { .. } => (0, 0),
@@ -119,69 +229,133 @@ fn source_order(source: &HitSource) -> (u8, i64) {
     }
 }
 
-fn segment_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Vec<SearchHit>> {
-    // ORDER BY rowid lets FTS5 walk its doclist backwards and stop after `limit`
-    // rows, so a word found in a million segments costs no more than a rare one.
-    let mut query = db.prepare_cached(
-        "SELECT m.id, m.title, m.started_at, s.start_ms, s.end_ms, s.channel, \
-                snippet(segments_fts, 0, ?3, ?4, '…', ?5), s.speaker, p.name \
-         FROM segments_fts JOIN segments s ON s.seq = segments_fts.rowid \
-              JOIN meetings m ON m.seq = s.meeting \
-              LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
-         WHERE segments_fts MATCH ?1 ORDER BY segments_fts.rowid DESC LIMIT ?2",
-    )?;
-    let rows = query.query_map(
-        params![expression, limit, marks().0, marks().1, SNIPPET_TOKENS],
-        |row| {
-            let channel: String = row.get(5)?;
-            Ok((
-                row.get(0)?,
-                row.get(1)?,
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-                channel,
-                row.get(6)?,
-                crate::parts::speaker_label(row.get(7)?, row.get(8)?),
-            ))
-        },
-    )?;
-    rows.map(|row| {
-        let (meeting_id, meeting_title, started_at, start_ms, end_ms, channel, snippet, speaker) =
-            row?;
-        let channel = Channel::parse(&channel)
-            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-        Ok(SearchHit {
-            meeting_id,
-            meeting_title,
-            started_at,
-            source: HitSource::Transcript { start_ms, end_ms, channel, speaker },
-            snippet,
-        })
-    })
-    .collect()
+/// Which transcript lines a search reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scope {
+    /// All, newest first.
+    Newest,
+    /// One meeting's (its lines' rowids lie in `first..=last`), in order.
+    Meeting { seq: i64, first: i64, last: i64 },
 }
 
+const SEGMENT_HIT: &str = "SELECT m.id, m.title, m.started_at, s.start_ms, s.end_ms, s.channel, \
+            snippet({t}, 0, ?3, ?4, '…', ?5), s.speaker, p.name \
+     FROM {t} JOIN segments s ON s.seq = {t}.rowid \
+          JOIN meetings m ON m.seq = s.meeting \
+          LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
+     WHERE {t} MATCH ?1";
+
+pub(crate) fn segment_hits(
+    db: &Connection,
+    table: &str,
+    expression: &str,
+    scope: Scope,
+    limit: i64,
+) -> StoreResult<Vec<SearchHit>> {
+    let base = SEGMENT_HIT.replace("{t}", table);
+    let (first, second) = marks();
+    let fixed = params![expression, limit, first, second, SNIPPET_TOKENS];
+    match scope {
+        // ORDER BY rowid lets FTS5 walk its doclist backwards and stop after
+        // `limit` rows, so a word found in a million segments costs no more
+        // than a rare one.
+        Scope::Newest => {
+            let sql = format!("{base} ORDER BY {table}.rowid DESC LIMIT ?2");
+            let mut statement = db.prepare_cached(&sql)?;
+            let hits = collect_segment_hits(statement.query(fixed)?);
+            hits
+        }
+        Scope::Meeting { seq, first: low, last: high } => {
+            let sql = format!(
+                "{base} AND {table}.rowid BETWEEN ?6 AND ?7 AND s.meeting = ?8 \
+                 ORDER BY {table}.rowid LIMIT ?2"
+            );
+            let mut statement = db.prepare_cached(&sql)?;
+            let rows = statement.query(params![
+                expression,
+                limit,
+                first,
+                second,
+                SNIPPET_TOKENS,
+                low,
+                high,
+                seq
+            ])?;
+            collect_segment_hits(rows)
+        }
+    }
+}
+
+fn collect_segment_hits(mut rows: rusqlite::Rows) -> StoreResult<Vec<SearchHit>> {
+    let mut hits = Vec::new();
+    while let Some(row) = rows.next()? {
+        let channel: String = row.get(5)?;
+        let channel = Channel::parse(&channel)
+            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
+        let speaker = crate::parts::speaker_label(row.get(7)?, row.get(8)?);
+        hits.push(SearchHit {
+            meeting_id: row.get(0)?,
+            meeting_title: row.get(1)?,
+            started_at: row.get(2)?,
+            source: HitSource::Transcript {
+                start_ms: row.get(3)?,
+                end_ms: row.get(4)?,
+                channel,
+                speaker,
+            },
+            snippet: row.get(6)?,
+        });
+    }
+    Ok(hits)
+}
+
+const NOTE_HIT: &str = "SELECT m.id, m.title, m.started_at, n.id, \
+            snippet(notes_fts, 0, ?3, ?4, '…', ?5) \
+     FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid \
+          JOIN meetings m ON m.seq = n.meeting \
+     WHERE notes_fts MATCH ?1";
+
 fn note_hits(db: &Connection, expression: &str, limit: i64) -> StoreResult<Vec<SearchHit>> {
-    let mut query = db.prepare_cached(
-        "SELECT m.id, m.title, m.started_at, n.id, snippet(notes_fts, 0, ?3, ?4, '…', ?5) \
-         FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid \
-              JOIN meetings m ON m.seq = n.meeting \
-         WHERE notes_fts MATCH ?1 ORDER BY notes_fts.rowid DESC LIMIT ?2",
-    )?;
-    let rows = query.query_map(
-        params![expression, limit, marks().0, marks().1, SNIPPET_TOKENS],
-        |row| {
-            Ok(SearchHit {
-                meeting_id: row.get(0)?,
-                meeting_title: row.get(1)?,
-                started_at: row.get(2)?,
-                source: HitSource::Note { note_id: row.get(3)? },
-                snippet: row.get(4)?,
-            })
-        },
-    )?;
+    let sql = format!("{NOTE_HIT} ORDER BY notes_fts.rowid DESC LIMIT ?2");
+    let mut query = db.prepare_cached(&sql)?;
+    let (first, second) = marks();
+    let rows = query
+        .query_map(params![expression, limit, first, second, SNIPPET_TOKENS], read_note_hit)?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The notes of meeting `seq` that match, each looked up by its rowid (a
+/// meeting has a few notes; the index may hold thousands that match).
+pub(crate) fn meeting_note_hits(
+    db: &Connection,
+    expression: &str,
+    seq: i64,
+) -> StoreResult<Vec<SearchHit>> {
+    let notes: Vec<i64> = db
+        .prepare_cached("SELECT seq FROM notes WHERE meeting = ?1 ORDER BY seq")?
+        .query_map([seq], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    let sql = format!("{NOTE_HIT} AND notes_fts.rowid = ?2");
+    let mut query = db.prepare_cached(&sql)?;
+    let (first, second) = marks();
+    let mut hits = Vec::new();
+    for note in notes {
+        let found = query
+            .query_row(params![expression, note, first, second, SNIPPET_TOKENS], read_note_hit)
+            .optional()?;
+        hits.extend(found);
+    }
+    Ok(hits)
+}
+
+fn read_note_hit(row: &rusqlite::Row) -> rusqlite::Result<SearchHit> {
+    Ok(SearchHit {
+        meeting_id: row.get(0)?,
+        meeting_title: row.get(1)?,
+        started_at: row.get(2)?,
+        source: HitSource::Note { note_id: row.get(3)? },
+        snippet: row.get(4)?,
+    })
 }
 
 fn marks() -> (String, String) {

@@ -76,6 +76,11 @@ proptest! {
         let (_folder, store) = store_with_text();
         let hits = store.search(&text, 20);
         prop_assert!(hits.is_ok(), "{text:?} → {:?} → {hits:?}", fts_query(&text));
+        let grouped = store.search_meetings(&text, 20, 3, None);
+        prop_assert!(grouped.is_ok(), "grouped {text:?} → {grouped:?}");
+        let query = recorder_store::ListQuery { q: Some(text.clone()), limit: 20, ..Default::default() };
+        let listed = store.list_meetings(&query);
+        prop_assert!(listed.is_ok(), "list {text:?} → {:?}", listed.err());
     }
 
     #[test]

@@ -80,15 +80,12 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
     store.delete_meeting(&id).expect("delete");
     assert!(store.search("zebra", 20).expect("search").is_empty());
     assert!(list(&store, Some("budget")).is_empty());
-    let sql_count: i64 = rusqlite::Connection::open(store.path())
-        .expect("open")
-        .query_row(
-            "SELECT count(*) FROM segments_fts WHERE segments_fts MATCH 'zebra'",
-            [],
-            |row| row.get(0),
-        )
-        .expect("count");
-    assert_eq!(sql_count, 0, "index entries are removed with the rows");
+    let db = rusqlite::Connection::open(store.path()).expect("open");
+    for table in ["segment_words", "meeting_words", "meeting_phrases", "notes_fts"] {
+        let sql = format!("SELECT count(*) FROM {table} WHERE {table} MATCH 'zebra'");
+        let count: i64 = db.query_row(&sql, [], |row| row.get(0)).expect("count");
+        assert_eq!(count, 0, "{table}: index entries are removed with the rows");
+    }
 }
 
 #[test]
@@ -123,6 +120,9 @@ fn hostile_queries_never_fail() {
         store
             .list_meetings(&ListQuery { q: Some(q.into()), limit: 10, ..ListQuery::default() })
             .unwrap_or_else(|error| panic!("list {q:?} failed: {error}"));
+        store
+            .search_meetings(q, 10, 3, None)
+            .unwrap_or_else(|error| panic!("grouped {q:?} failed: {error}"));
     }
     assert_eq!(store.search("שלום", 20).expect("rtl").len(), 1);
     assert_eq!(store.search("NEAR(", 20).expect("near").len(), 1);

@@ -30,6 +30,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
             },
             None => RecordingState { active: false, meeting_id: None, paused: None },
         },
+        search_index: state.search_index.state(),
     })
 }
 
