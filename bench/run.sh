@@ -5,6 +5,11 @@
 # when it was seeded with the same parameters), then runs bench/api_bench.py,
 # which prints a Markdown report and writes it to bench/out/results.md.
 #
+# BENCH_SCALE=1 runs bench/scale.sh instead: the archive at 2 000 and 20 000
+# meetings side by side (list and search by kind of query, transcripts,
+# export, delete, retention, startup, size, reads during a recording and an
+# import, the upgrade from schema 4); see that script.
+#
 # Environment:
 #   BENCH_MEETINGS  meetings to seed            (default 2000)
 #   BENCH_SEGMENTS  segments per meeting        (default 900)
@@ -19,6 +24,9 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+if [[ "${BENCH_SCALE:-}" == "1" ]]; then
+    exec "$ROOT/bench/scale.sh"
+fi
 
 BENCH_MEETINGS="${BENCH_MEETINGS:-2000}"
 BENCH_SEGMENTS="${BENCH_SEGMENTS:-900}"

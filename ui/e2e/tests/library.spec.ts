@@ -84,14 +84,23 @@ test('search shows grouped results with highlights, and a hit opens the meeting 
   await expect(marks.first()).toBeVisible();
   for (const text of await marks.allInnerTexts()) expect(text.toLowerCase()).toBe('zeppelin');
 
-  // Grouped: one heading per meeting, each naming a meeting that has the word.
+  // Grouped: one heading per meeting, each naming a meeting that has the word,
+  // with its number of matches; the last word typed is a prefix ("zeppelin*").
+  type Grouped = { meetings: { meeting_id: string; meeting_title: string; matches: number }[]; total: number };
+  const grouped = await service.get<Grouped>('/ui/search/meetings?q=zeppelin*&limit=20');
   const expected = (await service.get<{ results: { meeting_id: string; meeting_title: string; source: string; start_ms?: number }[] }>(
     '/ui/search?q=zeppelin&limit=100',
   )).results;
   expect(expected.length).toBeGreaterThan(0);
   const meetings = [...new Set(expected.map((r) => r.meeting_id))];
+  expect(grouped.total, 'the same meetings as the flat search').toBe(meetings.length);
   await expect(results.getByRole('heading', { level: 3 })).toHaveCount(meetings.length);
-  await expect(page.getByRole('status').filter({ hasText: /matches/ })).toContainText(`${expected.length} matches`);
+  await expect(results.getByRole('heading', { level: 3 })).toHaveText(grouped.meetings.map((m) => m.meeting_title));
+  const label = grouped.total === 1 ? '1 meeting' : `${grouped.total} meetings`;
+  await expect(page.getByRole('status').filter({ hasText: /meeting/ }).first()).toHaveText(label);
+  const first = grouped.meetings[0];
+  await expect(results.getByRole('listitem').filter({ has: page.getByRole('heading', { name: first.meeting_title }) }).first())
+    .toContainText(first.matches === 1 ? '1 match' : `${first.matches} matches`);
 
   // The quoted phrase works as well.
   await search.fill('"quarterly roadmap review"');
@@ -145,4 +154,35 @@ test('a search hit finds its line even when the transcript arrives before the me
   const row = page.getByRole('region', { name: 'Transcript' }).getByRole('listitem').filter({ hasText: line.text });
   await expect(row).toBeInViewport();
   await expect(row.getByRole('button', { name: /^Play from/ })).toBeFocused();
+});
+
+test('search pages through every matching meeting, and a word still being typed is a prefix', async ({ page }) => {
+  await service.signIn(page);
+  await settled(page);
+  const search = page.getByRole('searchbox', { name: 'Search meetings' });
+  const results = page.getByRole('region', { name: 'Search results' });
+  const headings = results.getByRole('heading', { level: 3 });
+
+  // "zeppeli" is not a word of the transcripts; as a prefix it finds "zeppelin".
+  await search.fill('zeppeli');
+  await expect(results.locator('mark').first()).toHaveText(/zeppelin/i);
+
+  type Grouped = { meetings: { meeting_id: string }[]; total: number; next_cursor: string | null };
+  const first = await service.get<Grouped>('/ui/search/meetings?q=budget*&limit=20');
+  expect(first.total, 'a common word matches more than one page').toBeGreaterThan(20);
+  await search.fill('budget');
+  await expect(page.getByRole('status').filter({ hasText: /meetings/ }).first()).toHaveText(`${first.total} meetings`);
+  await expect(headings).toHaveCount(20);
+  const more = page.getByRole('button', { name: 'Show more meetings' });
+  for (let shown = 20; shown < first.total; shown = Math.min(shown + 20, first.total)) {
+    await more.click();
+    await expect(headings).toHaveCount(Math.min(shown + 20, first.total));
+  }
+  await expect(more).toHaveCount(0);
+  const listed = await service.get<MeetingList>('/ui/meetings?q=budget*&limit=200');
+  const ids = await headings
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => (link.getAttribute('href') ?? '').split('/').pop()));
+  expect(new Set(ids).size, 'no meeting twice').toBe(first.total);
+  expect(ids, 'the meetings of the list with the same q, newest first').toEqual(listed.meetings.map((m) => m.id));
 });
