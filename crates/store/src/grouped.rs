@@ -79,10 +79,11 @@ impl crate::Store {
             let (mut seqs, total) = matching::page(db, &query, &window)?;
             let more = seqs.len() as i64 > limit;
             seqs.truncate(limit.max(0) as usize);
+            let lines = Lines::of(db, &query)?;
             let mut meetings = Vec::with_capacity(seqs.len());
             let mut last = None;
             for seq in seqs {
-                let (found, started_at) = meeting_matches(db, &query, seq, passages)?;
+                let (found, started_at) = meeting_matches(db, &lines, seq, passages)?;
                 last = Some(SearchCursor { started_at, seq });
                 meetings.push(found);
             }
@@ -91,9 +92,31 @@ impl crate::Store {
     }
 }
 
+/// The line index and expressions of a query, worked out once per page.
+struct Lines {
+    table: &'static str,
+    /// Every word; for the notes (no expansion there).
+    notes: String,
+    /// Every word, prefixes expanded.
+    every: String,
+    /// Any word, when there are several.
+    any: Option<String>,
+}
+
+impl Lines {
+    fn of(db: &Connection, query: &Query) -> StoreResult<Lines> {
+        let (table, every) = transcript_index(db, query, " ")?;
+        let any = match query.terms() {
+            1 => None,
+            _ => Some(transcript_index(db, query, " OR ")?.1),
+        };
+        Ok(Lines { table, notes: query.expression(), every, any })
+    }
+}
+
 fn meeting_matches(
     db: &Connection,
-    query: &Query,
+    lines: &Lines,
     seq: i64,
     passages: i64,
 ) -> StoreResult<(MeetingMatches, i64)> {
@@ -103,19 +126,20 @@ fn meeting_matches(
     let (first, last): (Option<i64>, Option<i64>) = db
         .prepare_cached("SELECT min(seq), max(seq) FROM segments WHERE meeting = ?1")?
         .query_row([seq], |row| Ok((row.get(0)?, row.get(1)?)))?;
-    let (table, every) = transcript_index(db, query, " ")?;
-    let notes = meeting_note_hits(db, &query.expression(), seq)?;
+    let table = lines.table;
+    let notes = meeting_note_hits(db, &lines.notes, seq)?;
     let mut matches = notes.len() as i64;
     let mut hits = notes;
     if let (Some(first), Some(last)) = (first, last) {
         let scope = Scope::Meeting { seq, first, last };
-        matches += count_lines(db, table, &every, seq, first, last)?;
+        matches += count_lines(db, table, &lines.every, seq, first, last)?;
         let wanted = passages - hits.len() as i64;
-        hits.extend(segment_hits(db, table, &every, scope, wanted.max(0))?);
+        if wanted > 0 {
+            hits.extend(segment_hits(db, table, &lines.every, scope, wanted)?);
+        }
         let wanted = passages - hits.len() as i64;
-        if wanted > 0 && query.terms() > 1 {
-            let (_, any) = transcript_index(db, query, " OR ")?;
-            let some = segment_hits(db, table, &any, scope, passages)?;
+        if let (true, Some(any)) = (wanted > 0, &lines.any) {
+            let some = segment_hits(db, table, any, scope, passages)?;
             let new: Vec<SearchHit> = some.into_iter().filter(|hit| !hits.contains(hit)).collect();
             hits.extend(new.into_iter().take(wanted as usize));
         }

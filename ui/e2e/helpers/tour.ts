@@ -51,7 +51,7 @@ export function tour(options: { recording: boolean }): PageState[] {
       name: 'library-search',
       async open(page, service) {
         await go(page, service, '/');
-        await page.getByRole('searchbox', { name: 'Search meetings' }).fill('zeppelin');
+        await page.getByRole('searchbox', { name: 'Search meetings' }).fill('budget');
         await expect(page.getByRole('region', { name: 'Search results' }).locator('mark').first()).toBeVisible();
       },
     },
