@@ -173,11 +173,6 @@ def measure_busy(data_dir: str, seconds: int) -> dict[str, object]:
     for name, copies in (("mic", 40), ("sys", 40), ("import", 30)):
         files[name] = os.path.join(work, f"{name}.wav")
         subprocess.run(["sox", *[jfk] * copies, files[name]], check=True)
-    settings = os.path.join(data_dir, "settings.json")
-    had_settings = os.path.exists(settings)
-    if not had_settings:
-        with open(settings, "w", encoding="utf-8") as handle:
-            json.dump({"general": {"allow_remote_start": True}}, handle)
     env = ab.service_env()
     env["RECORDER_MODEL_PATH"] = os.path.join(MODELS, "ggml-tiny.en-q8_0.bin")
     process = subprocess.Popen(
@@ -188,16 +183,18 @@ def measure_busy(data_dir: str, seconds: int) -> dict[str, object]:
     try:
         port = int(process.stdout.readline().strip().rsplit(":", 1)[1])
         token = open(os.path.join(data_dir, "api_token"), encoding="utf-8").read().strip()
+        person = open(os.path.join(data_dir, "ui_token"), encoding="utf-8").read().strip()
         client = ab.Client(port, token)
         wait_index(client)
-        started = post(port, token, "/v1/recording/start", {"title": "Busy bench call"})
-        imported = post(port, token, "/v1/import", {"path": files["import"], "title": "Busy bench import"})
+        # As the person would, from the app (an agent's start needs 'Allow remote start').
+        started = post(port, person, "/ui/recording/start", {"title": "Busy bench call"})
+        imported = post(port, person, "/ui/import", {"path": files["import"], "title": "Busy bench import"})
         series = {name: ab.Series(name, "", None) for name, _ in BUSY_READS}
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             for name, path in BUSY_READS:
                 ab.measure(client, series[name], path, requests=1, warmup=0)
-        post(port, token, "/v1/recording/stop", {})
+        post(port, person, "/ui/recording/stop", {})
         for name, entry in series.items():
             result[name] = (entry.p50(), entry.p99())
         errors = {name: entry.errors for name, entry in series.items() if entry.errors}
@@ -211,8 +208,6 @@ def measure_busy(data_dir: str, seconds: int) -> dict[str, object]:
         client.close()
     finally:
         ab.stop_service_process(process)
-        if not had_settings:
-            os.remove(settings)
         shutil.rmtree(work, ignore_errors=True)
     return result
 

@@ -112,6 +112,7 @@ impl Service {
             .into_iter()
             .filter_map(|(id, hash)| <[u8; 32]>::try_from(hash).ok().map(|hash| (hash, id)));
         let egress = Egress::new(Arc::new(ledger::StoreLedger::new(store.clone())))?;
+        let search_index = index_build::IndexBuild::new(store.search_index_progress()?);
         let state = AppState(Arc::new(Shared {
             version: env!("CARGO_PKG_VERSION"),
             port: listener.local_addr()?.port(),
@@ -151,7 +152,7 @@ impl Service {
             environment: config.environment,
             shutdown,
             notes_runs: Default::default(),
-            search_index: Default::default(),
+            search_index,
         }));
         if !recording::recover::recover_interrupted(&state) {
             // Tried again (by `tasks::finish_stranded_recordings`) until it works.

@@ -21,6 +21,26 @@ CREATE VIRTUAL TABLE meeting_words USING fts5 (title, transcript, notes, content
 CREATE VIRTUAL TABLE meeting_phrases USING fts5 (title, transcript, notes, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE segment_words USING fts5 (text, content = 'segments', content_rowid = 'seq', prefix = '1 2 3', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');
 
+-- notes_fts again, with the same prefix indexes (a meeting's notes are looked
+-- up one by one for grouped results; without them `b*` would merge the lists
+-- of every word in every note each time). Notes are small: rebuilt here.
+DROP TRIGGER notes_ai;
+DROP TRIGGER notes_ad;
+DROP TRIGGER notes_au;
+DROP TABLE notes_fts;
+CREATE VIRTUAL TABLE notes_fts USING fts5 (content_md, content = 'notes', content_rowid = 'seq', prefix = '1 2 3', tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO notes_fts (notes_fts) VALUES ('rebuild');
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts (rowid, content_md) VALUES (new.seq, new.content_md);
+END;
+CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, content_md) VALUES ('delete', old.seq, old.content_md);
+END;
+CREATE TRIGGER notes_au AFTER UPDATE OF content_md ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, content_md) VALUES ('delete', old.seq, old.content_md);
+    INSERT INTO notes_fts (rowid, content_md) VALUES (new.seq, new.content_md);
+END;
+
 -- Meetings not yet in the new indexes. No foreign key: a deleted meeting's
 -- entry must outlive the cascade of its segments (the triggers below read it),
 -- and the backfill drops entries whose meeting is gone.

@@ -51,10 +51,21 @@ fn page_from_documents(
     window: &Window,
 ) -> StoreResult<(Vec<i64>, i64)> {
     let matching = format!("seq IN (SELECT rowid FROM {table} WHERE {table} MATCH ?1)");
-    let expression = query.per_column();
-    let total = db
-        .prepare_cached(&format!("SELECT count(*) FROM meetings WHERE {matching} AND {TIME}"))?
-        .query_row(params![expression, window.from, window.to], |row| row.get(0))?;
+    // One term matches the same meetings in any column as in one of them; the
+    // plain expression walks one list instead of three.
+    let expression = match query.terms() {
+        1 => query.expression(),
+        _ => query.per_column(),
+    };
+    let total = if window.from.is_none() && window.to.is_none() {
+        // Documents exist only for existing meetings (both change in one
+        // transaction): counting index entries is the count.
+        db.prepare_cached(&format!("SELECT count(*) FROM {table} WHERE {table} MATCH ?1"))?
+            .query_row([&expression], |row| row.get(0))?
+    } else {
+        db.prepare_cached(&format!("SELECT count(*) FROM meetings WHERE {matching} AND {TIME}"))?
+            .query_row(params![expression, window.from, window.to], |row| row.get(0))?
+    };
     let (after_start, after_seq) = window.after.unzip();
     let sql = format!(
         "SELECT seq FROM meetings WHERE {matching} AND {TIME} \

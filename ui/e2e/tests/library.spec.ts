@@ -87,7 +87,7 @@ test('search shows grouped results with highlights, and a hit opens the meeting 
   // Grouped: one heading per meeting, each naming a meeting that has the word,
   // with its number of matches; the last word typed is a prefix ("zeppelin*").
   type Grouped = { meetings: { meeting_id: string; meeting_title: string; matches: number }[]; total: number };
-  const grouped = await service.get<Grouped>('/ui/search/meetings?q=zeppelin*&limit=20');
+  const grouped = await service.get<Grouped>('/ui/search/meetings?q=zeppelin*&limit=10');
   const expected = (await service.get<{ results: { meeting_id: string; meeting_title: string; source: string; start_ms?: number }[] }>(
     '/ui/search?q=zeppelin&limit=100',
   )).results;
@@ -168,15 +168,15 @@ test('search pages through every matching meeting, and a word still being typed 
   await expect(results.locator('mark').first()).toHaveText(/zeppelin/i);
 
   type Grouped = { meetings: { meeting_id: string }[]; total: number; next_cursor: string | null };
-  const first = await service.get<Grouped>('/ui/search/meetings?q=budget*&limit=20');
-  expect(first.total, 'a common word matches more than one page').toBeGreaterThan(20);
+  const first = await service.get<Grouped>('/ui/search/meetings?q=budget*&limit=10');
+  expect(first.total, 'a common word matches more than one page').toBeGreaterThan(10);
   await search.fill('budget');
   await expect(page.getByRole('status').filter({ hasText: /meetings/ }).first()).toHaveText(`${first.total} meetings`);
-  await expect(headings).toHaveCount(20);
+  await expect(headings).toHaveCount(10);
   const more = page.getByRole('button', { name: 'Show more meetings' });
-  for (let shown = 20; shown < first.total; shown = Math.min(shown + 20, first.total)) {
+  for (let shown = 10; shown < first.total; shown = Math.min(shown + 10, first.total)) {
     await more.click();
-    await expect(headings).toHaveCount(Math.min(shown + 20, first.total));
+    await expect(headings).toHaveCount(Math.min(shown + 10, first.total));
   }
   await expect(more).toHaveCount(0);
   const listed = await service.get<MeetingList>('/ui/meetings?q=budget*&limit=200');

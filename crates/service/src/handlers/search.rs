@@ -52,7 +52,7 @@ pub async fn search(
 #[utoipa::path(get, path = "/v1/search/meetings", tag = "search",
     params(
         ("q" = String, Query, description = "Search text (required, not empty)", pattern = r"\S"),
-        ("limit" = Option<i64>, Query, description = "Meetings per page, 1 to 50 (larger values are clamped); default 20", minimum = 1),
+        ("limit" = Option<i64>, Query, description = "Meetings per page, 1 to 50 (larger values are clamped); default 10", minimum = 1),
         ("passages" = Option<i64>, Query, description = "Passages per meeting, 1 to 10 (clamped); default 3", minimum = 1),
         ("cursor" = Option<String>, Query, description = "`next_cursor` of the previous page"),
     ),
@@ -70,7 +70,7 @@ pub async fn search_meetings(
     if q.is_empty() {
         return Err(ApiError::invalid("query parameter `q` must not be empty"));
     }
-    let limit = page_limit(query.integer("limit")?, 20, 50)?;
+    let limit = page_limit(query.integer("limit")?, 10, 50)?;
     let passages = match query.integer("passages")? {
         Some(passages) if passages < 1 => {
             return Err(ApiError::invalid("query parameter `passages` must be at least 1"));
