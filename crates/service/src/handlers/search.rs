@@ -29,10 +29,7 @@ pub async fn search(
     State(state): State<AppState>,
     query: QueryMap,
 ) -> ApiResult<Json<SearchResults>> {
-    let q = query.text("q").map(str::trim).unwrap_or("").to_string();
-    if q.is_empty() {
-        return Err(ApiError::invalid("query parameter `q` must not be empty"));
-    }
+    let q = required_q(&query)?;
     let limit = page_limit(query.integer("limit")?, 20, 100)?;
     let user_name = state.effective_settings().general.user_name;
     let hits = state
@@ -66,10 +63,7 @@ pub async fn search_meetings(
     State(state): State<AppState>,
     query: QueryMap,
 ) -> ApiResult<Json<MeetingSearchResults>> {
-    let q = query.text("q").map(str::trim).unwrap_or("").to_string();
-    if q.is_empty() {
-        return Err(ApiError::invalid("query parameter `q` must not be empty"));
-    }
+    let q = required_q(&query)?;
     let limit = page_limit(query.integer("limit")?, 10, 50)?;
     let passages = match query.integer("passages")? {
         Some(passages) if passages < 1 => {
@@ -111,4 +105,13 @@ pub async fn search_meetings(
         total: page.total,
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
     }))
+}
+
+/// The trimmed `q` both searches require: empty or missing is 400.
+fn required_q(query: &QueryMap) -> ApiResult<String> {
+    let q = query.text("q").map(str::trim).unwrap_or("");
+    if q.is_empty() {
+        return Err(ApiError::invalid("query parameter `q` must not be empty"));
+    }
+    Ok(q.to_string())
 }
