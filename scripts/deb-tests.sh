@@ -53,6 +53,25 @@ check "recorder serve answers /v1/health" sh -c "curl -sf -H 'Authorization: Bea
 check "recorder serve serves the app built in" sh -c "curl -sf http://127.0.0.1:$port/ | grep -qi '<!doctype html'"
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null; serve_pid=""
 
+# Managed policy cannot be escaped in a release build (SECURITY.md):
+# RECORDER_POLICY_PATH counts only for a file owned by root that no one else may
+# write. Prints the `managed_by` the packaged service reports with FILE.
+managed_by_with() {
+  RECORDER_POLICY_PATH="$1" /usr/bin/recorder serve --data-dir "$work/policy-data" --port 0 >"$work/policy.out" 2>"$work/policy.err" &
+  local pid=$! p
+  for _ in $(seq 100); do grep -q listening "$work/policy.out" && break; sleep 0.1; done
+  p=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/policy.out" | head -1)
+  curl -sf -H "Authorization: Bearer $(cat "$work/policy-data/api_token")" "http://127.0.0.1:$p/v1/policy" | python3 -c 'import json, sys; print(json.load(sys.stdin)["managed_by"])'
+  kill "$pid"; wait "$pid" 2>/dev/null
+}
+echo '{"OrganizationName": "Override"}' >"$work/override.json"
+$sudo chown nobody "$work/override.json"
+org=$(managed_by_with "$work/override.json")
+check "a release build ignores RECORDER_POLICY_PATH for a file the person could write ($org)" test "$org" = "your organisation"
+$sudo chown root:root "$work/override.json"; $sudo chmod 0644 "$work/override.json"
+org=$(managed_by_with "$work/override.json")
+check "a release build honours RECORDER_POLICY_PATH for a root-owned file ($org)" test "$org" = "Override"
+
 check "man pages render" sh -c 'for p in recorder recorder-serve recorder-gateway recorder-desktop; do zcat /usr/share/man/man1/$p.1.gz | grep -q "^\.TH" || exit 1; done'
 check "bash completes recorder" bash -c 'source /usr/share/bash-completion/completions/recorder && complete -p recorder'
 check "zsh and fish completions are installed" test -s /usr/share/zsh/vendor-completions/_recorder -a -s /usr/share/fish/vendor_completions.d/recorder.fish

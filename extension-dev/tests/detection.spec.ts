@@ -142,12 +142,17 @@ test('the app down during a call: "!" and retries; the prompt arrives once it is
   test.setTimeout(180_000);
   await pair(w);
   await w.service.kill();
+  // Each try first asks the service to prove itself (CONTRACT §12); with
+  // nothing listening that request fails and the prompt itself is never sent.
+  const challenges = () => w.proxy.requests('GET', '/.well-known/recorder-identity').length;
+  const before = challenges();
   await serveMeetings(w.browser.context, 'synthetic');
   const tab = await openMeeting(w.browser.context, PRODUCTS[2]);
   await setTitle(tab, 'Weekly sync');
   await setState(tab, 'live');
   await expect.poll(() => badge(w.browser)).toBe('!');
-  await expect.poll(prompts, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => challenges() - before, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  expect(prompts()).toBe(0);
   await w.service.restart();
   await expect.poll(async () => (await pending()).length, { timeout: 60_000 }).toBe(1);
   expect((await pending())[0].title).toBe('Weekly sync');

@@ -86,12 +86,20 @@ test('a whole session contacts the base URL and nothing else', async () => {
   //    there is Chromium's own background traffic (update and time checks,
   //    preconnects to the page's host), carrying neither, and asked for by
   //    no page and no extension code (it is absent from list 1).
-  const token = (await stored(w.browser)).token;
+  //    Pairing and the service's proof of identity (CONTRACT §12) carry no
+  //    token; the token travels only in the Authorization header, never in a
+  //    URL, and only after a proof.
+  const token = String((await stored(w.browser)).token);
+  let proved = false;
   for (const entry of w.proxy.log) {
+    expect(entry.url).not.toContain(token);
     const toBase = entry.method !== 'CONNECT' && new URL(entry.url).host === base.host;
     if (toBase) {
       const path = new URL(entry.url).pathname;
-      expect(entry.authorization).toBe(path === '/v1/pair' ? null : `Bearer ${token}`);
+      const tokenless = path === '/v1/pair' || path === '/.well-known/recorder-identity';
+      if (path === '/.well-known/recorder-identity') proved = true;
+      expect(entry.authorization, path).toBe(tokenless ? null : `Bearer ${token}`);
+      if (!tokenless) expect(proved, `${path} before any proof`).toBe(true);
       continue;
     }
     expect(entry.authorization, entry.url).toBeNull();
@@ -102,7 +110,14 @@ test('a whole session contacts the base URL and nothing else', async () => {
     w.proxy.log.filter((e) => e.method !== 'CONNECT' && new URL(e.url).host === base.host).map((e) => `${e.method} ${new URL(e.url).pathname}`),
   );
   expect([...paths].sort()).toEqual(
-    ['GET /v1/events', 'GET /v1/health', 'POST /v1/pair', 'POST /v1/recording/marker', 'POST /v1/recording/prompt'].sort(),
+    [
+      'GET /.well-known/recorder-identity',
+      'GET /v1/events',
+      'GET /v1/health',
+      'POST /v1/pair',
+      'POST /v1/recording/marker',
+      'POST /v1/recording/prompt',
+    ].sort(),
   );
 });
 

@@ -2,6 +2,7 @@
 // the meeting tab. All service calls go through the worker.
 
 import { loadConfig } from '../lib/config.js';
+import { portOf } from '../lib/identity.js';
 import { ext } from '../lib/platform.js';
 
 const PRODUCTS = { google_meet: 'Google Meet', zoom: 'Zoom', teams: 'Microsoft Teams' };
@@ -16,6 +17,7 @@ const OUTCOMES = {
   already_recording: 'The app is already recording.',
   unpaired: 'Waiting for pairing before asking the app.',
   unreachable: 'The app is not running: will ask again when it is.',
+  impostor: 'Something else answers on the app’s port, not Recorder: the meeting was not sent to it.',
   refused: 'The app refused the request.',
 };
 const RANK = { not_meeting: 0, lobby: 1, left: 1, muted: 2, live: 3 };
@@ -36,6 +38,12 @@ function showStatus(status, config) {
   const lines = {
     unpaired: ['Not paired', 'Pair once with the code the app shows. Until then this extension tells the app nothing.'],
     unreachable: ['Recorder is not running', `Nothing answers at ${config.baseUrl}. Start the app, or run \`recorder serve\`.`],
+    // Something answers at the base URL but cannot prove it is the Recorder
+    // service this extension paired with: the token was not sent to it.
+    impostor: [
+      'Not this Recorder',
+      `${status.message || `Something else is listening on port ${portOf(config.baseUrl)}; it is not this Recorder.`} Quit that program and start Recorder, or check the address in Options.`,
+    ],
     idle: ['Ready, not recording', 'When a meeting goes live with your microphone on, the app asks whether to record.'],
     recording: [paused ? 'Recording paused' : 'Recording', status.title ? `“${status.title}”` : ''],
   };

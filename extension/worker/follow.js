@@ -4,7 +4,7 @@
 // a worker that Chrome stopped and started again resumes with `Last-Event-ID`.
 
 import { ext } from '../lib/platform.js';
-import { openEvents } from '../lib/service.js';
+import { forgetVerification, openEvents } from '../lib/service.js';
 import { SseParser } from '../lib/sse.js';
 import { readStatus, setStatus } from './status.js';
 
@@ -54,6 +54,12 @@ export async function follow(config, hooks, options) {
       lastEventId = typeof stored === 'string' ? stored : null;
     }
     const response = await openEvents(config, options.resume ? lastEventId : null, controller.signal);
+    // Not proved to be the service (or a 401): the health check that follows
+    // `onEnded` says what is true (unpaired, not running, not this Recorder).
+    if (!(response instanceof Response)) {
+      if (response.kind === 'unauthorized') await hooks.onUnauthorized();
+      return;
+    }
     if (response.status === 401) {
       await hooks.onUnauthorized();
       return;
@@ -62,6 +68,8 @@ export async function follow(config, hooks, options) {
     await read(response.body, controller);
   } catch {
     // Aborted, or the service went away: the health check decides what next.
+    // Whatever listens on the port next proves itself again.
+    if (!controller.signal.aborted) forgetVerification();
   } finally {
     if (current === controller) current = null;
     await saveLastEventId(true);

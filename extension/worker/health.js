@@ -37,7 +37,7 @@ async function check() {
   if (!reply.ok && reply.kind === 'unauthorized') return becomeUnpaired();
   if (!reply.ok) {
     stopFollowing();
-    return setStatus({ state: 'unreachable', message: reply.message });
+    return setStatus({ state: reply.kind === 'impostor' ? 'impostor' : 'unreachable', message: reply.message });
   }
   const recording = reply.body?.recording ?? {};
   if (!recording.active) {

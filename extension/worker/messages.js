@@ -69,6 +69,7 @@ async function addMarker(label) {
   const reply = await service.marker(config, label || undefined);
   if (reply.ok) return { ok: true, marker: reply.body };
   if (reply.kind === 'unauthorized') await becomeUnpaired();
+  if (reply.kind === 'impostor') await setStatus({ state: 'impostor', message: reply.message });
   if (reply.code === 'not_recording') await setStatus({ state: 'idle' });
   return { ok: false, message: reply.message };
 }
@@ -83,7 +84,8 @@ async function promptFor(meeting) {
   if (!config.token) return { outcome: 'unpaired', retry: true };
   const reply = await service.prompt(config, meeting);
   if (reply.ok) {
-    if ((await readStatus()).state === 'unreachable') await refresh();
+    const { state } = await readStatus();
+    if (state === 'unreachable' || state === 'impostor') await refresh();
     followAnswer(config);
     return { outcome: 'prompted', promptId: reply.body?.prompt_id ?? null, retry: false };
   }
@@ -91,9 +93,10 @@ async function promptFor(meeting) {
     await becomeUnpaired();
     return { outcome: 'unpaired', retry: true };
   }
-  if (reply.kind === 'unreachable') {
-    await setStatus({ state: 'unreachable', message: reply.message });
-    return { outcome: 'unreachable', retry: true, message: reply.message };
+  if (reply.kind === 'unreachable' || reply.kind === 'impostor') {
+    // Nothing was sent with the token; the real app may come back: ask again later.
+    await setStatus({ state: reply.kind, message: reply.message });
+    return { outcome: reply.kind, retry: true, message: reply.message };
   }
   if (reply.status === 409 && reply.code === 'already_recording') {
     await setStatus({ state: 'recording' });

@@ -4,7 +4,9 @@
 import { ext } from '../lib/platform.js';
 
 /**
- * @typedef {'unpaired' | 'unreachable' | 'idle' | 'recording'} State
+ * `impostor`: something else answers at the base URL and could not prove it is
+ * the Recorder service; the token is not sent there.
+ * @typedef {'unpaired' | 'unreachable' | 'impostor' | 'idle' | 'recording'} State
  * @typedef {{ state: State, meetingId: string | null, title: string | null, paused: boolean, message: string, checkedAt: number }} Status
  */
 
@@ -12,6 +14,7 @@ import { ext } from '../lib/platform.js';
 const BADGES = {
   unpaired: { text: 'PAIR', color: '#1a56c4', title: 'Recorder: not paired. Click to pair with the app.' },
   unreachable: { text: '!', color: '#b3541e', title: 'Recorder: the app is not running.' },
+  impostor: { text: '!', color: '#b3541e', title: 'Recorder: something else is listening on its port; it is not this Recorder.' },
   idle: { text: '', color: '#5f6368', title: 'Recorder: ready, not recording.' },
   recording: { text: 'REC', color: '#c5221f', title: 'Recorder: recording.' },
 };

@@ -16,6 +16,7 @@ import httpx
 from a2a.client import ClientConfig, create_client
 from a2a.helpers import new_text_message
 from a2a.types.a2a_pb2 import (
+    AgentCard,
     CancelTaskRequest,
     GetTaskRequest,
     ListTasksRequest,
@@ -45,6 +46,11 @@ async def basic(url: str, token: str) -> dict:
     out: dict = {}
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
         plain = await create_client(url, client_config=ClientConfig(httpx_client=http, streaming=False))
+
+        # The pure 1.0 card, read strictly (an unknown field or a wrong shape
+        # fails) into the SDK's own AgentCard.
+        card = (await http.get(url.rstrip("/") + "/v1/.well-known/agent-card.json")).json()
+        out["card"] = as_dict(json_format.ParseDict(card, AgentCard()))
 
         text = new_text_message("what are my open action items?", role=Role.ROLE_USER)
         out["send"] = await collect(plain, SendMessageRequest(message=text))

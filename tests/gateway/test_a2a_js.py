@@ -42,7 +42,7 @@ def test_the_js_sdk_sends_streams_gets(free_service):
     answer = [e for e in out["stream"] if e["kind"] == "artifactUpdate"][0]["parts"]
     data = [p["value"] for p in answer if p["$case"] == "data"][0]
     expected = [m["id"] for m in free_service.meetings(limit=2)["meetings"]]
-    assert data["meetingIds"] == expected, (data, expected)
+    assert data["meeting_ids"] == expected, (data, expected)
     assert out["subscribeFinished"].endswith("UnsupportedOperationError"), out["subscribeFinished"]
 
 

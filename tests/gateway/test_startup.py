@@ -68,3 +68,47 @@ def test_no_stdio_alone_is_a_usage_error(free_service):
     result = start(free_service.data_dir, "--no-stdio")
     assert result.returncode == 2, result
     assert "--http or --a2a" in one_line(result)
+
+
+def test_another_program_on_the_port_gets_no_token(tmp_path, free_service):
+    """While the service is down another program holds its port: the gateway asks
+    it to prove it is this data folder's service, sends no token, and says so."""
+    import http.server
+    import threading
+
+    seen: list[str] = []
+
+    class Impostor(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            seen.append(f"{self.requestline}\n{self.headers}")
+            body = b'{"service": "recorder", "version": "0.1.0", "proof": "forged", "ok": true}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_POST = do_GET
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Impostor)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        data = tmp_path / "data"
+        data.mkdir(mode=0o700)
+        shutil.copy(free_service.data_dir / "api_token", data / "api_token")
+        port = server.server_address[1]
+        (data / "settings.json").write_text(json.dumps({"general": {"api_port": port}}))
+        result = start(data)
+    finally:
+        server.shutdown()
+    assert result.returncode == 3, result
+    line = one_line(result)
+    assert f"something else is listening on port {port}; it is not this Recorder" in line, line
+    token = (data / "api_token").read_text().strip()
+    assert seen, "the gateway asked the listener to prove itself"
+    for request in seen:
+        assert "authorization" not in request.lower(), request
+        assert token not in request, request

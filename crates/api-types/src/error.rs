@@ -13,6 +13,8 @@ pub enum ErrorCode {
     InvalidPairingCode,
     ProRequired,
     ForbiddenHost,
+    /// A `/ui` request with the session cookie from a page other than the app's own.
+    ForbiddenOrigin,
     InsufficientScope,
     PolicyDenied,
     RemoteStartDisabled,
@@ -41,7 +43,8 @@ impl ErrorCode {
             InvalidRequest | ConverterMissing => 400,
             Unauthorized | InvalidPairingCode => 401,
             ProRequired => 402,
-            ForbiddenHost | InsufficientScope | PolicyDenied | RemoteStartDisabled => 403,
+            ForbiddenHost | ForbiddenOrigin | InsufficientScope | PolicyDenied
+            | RemoteStartDisabled => 403,
             NotFound => 404,
             MethodNotAllowed => 405,
             AlreadyRecording | NotRecording | MeetingBusy | DownloadInProgress => 409,
@@ -63,6 +66,7 @@ impl ErrorCode {
             InvalidPairingCode => "invalid_pairing_code",
             ProRequired => "pro_required",
             ForbiddenHost => "forbidden_host",
+            ForbiddenOrigin => "forbidden_origin",
             InsufficientScope => "insufficient_scope",
             PolicyDenied => "policy_denied",
             RemoteStartDisabled => "remote_start_disabled",

@@ -7,6 +7,7 @@
 mod error;
 mod events;
 pub mod hosts;
+pub mod identity;
 mod meeting;
 mod misc;
 mod models;

@@ -159,6 +159,10 @@ pub struct PolicyReport {
     pub managed_by: String,
     pub keys: Vec<PolicyKeyValue>,
     pub invalid: Vec<PolicyInvalid>,
+    /// Present when the machine's policy could not be read or parsed the last
+    /// time: the policy in force is then the last good one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// `{ type, data, at }`: the data of every Server-Sent Event.

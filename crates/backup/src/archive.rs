@@ -61,6 +61,20 @@ fn part_path(to: &Path) -> PathBuf {
     to.with_file_name(name)
 }
 
+/// The archive holds every meeting: it is created readable by the person only
+/// (0600), wherever `--to` puts it, and never widened later.
+fn create_private(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    // An existing `.part` keeps its old mode through open(): set it.
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    Ok(file)
+}
+
 fn write_archive(
     data_dir: &DataDir,
     database: &Path,
@@ -68,7 +82,7 @@ fn write_archive(
     schema_version: i64,
     part: &Path,
 ) -> Result<Manifest, BackupError> {
-    let file = File::create(part).map_err(BackupError::io(part))?;
+    let file = create_private(part).map_err(BackupError::io(part))?;
     let mut writer = Writer { tar: tar::Builder::new(BufWriter::new(file)), files: Vec::new() };
     writer.add("recorder.db", database)?;
     for name in ["settings.json", "license.json"] {

@@ -173,3 +173,24 @@ fn entries_that_would_escape_the_folder_are_refused() {
     assert!(!temp.path().join("escaped.txt").exists());
     assert_eq!(std::fs::read_dir(target.root()).expect("folder").count(), 0);
 }
+
+/// The archive holds every meeting: only its owner may read it, even in a
+/// folder others can read and under a permissive umask's leftover `.part`.
+#[cfg(unix)]
+#[test]
+fn the_archive_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let temp = tempfile::tempdir().expect("temp");
+    let (data, _) = folder_with_meetings(&temp.path().join("data"));
+    let out = temp.path().join("shared");
+    std::fs::create_dir_all(&out).expect("folder");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let file = out.join("backup.tar");
+    // A leftover part file from an earlier, interrupted run, readable by all.
+    std::fs::write(out.join("backup.tar.part"), "old").expect("part");
+    std::fs::set_permissions(out.join("backup.tar.part"), std::fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    backup(&data, &file).expect("backup");
+    let mode = std::fs::metadata(&file).expect("archive").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "mode {mode:o}");
+}

@@ -33,7 +33,7 @@ impl Failure {
 impl From<ClientError> for Failure {
     fn from(error: ClientError) -> Self {
         let exit_code = match &error {
-            ClientError::Unreachable(_) => 3,
+            ClientError::Unreachable(_) | ClientError::Impostor(_) => 3,
             ClientError::Api { status: 404, .. } => 4,
             _ => 1,
         };

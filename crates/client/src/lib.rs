@@ -6,6 +6,7 @@
 #[cfg(feature = "docs")]
 pub mod docs;
 mod events;
+mod identity;
 pub mod links;
 
 pub use events::{Event, EventStream};
@@ -27,6 +28,10 @@ pub enum ClientError {
     Decode(String),
     #[error("refusing to send a token to {0}: only loopback addresses are allowed")]
     NotLoopback(String),
+    #[error(
+        "something else is listening on port {0}; it is not this Recorder (no token was sent)"
+    )]
+    Impostor(u16),
 }
 
 pub type ClientResult<T> = Result<T, ClientError>;
@@ -81,6 +86,7 @@ impl Client {
     }
 
     async fn send(&self, builder: RequestBuilder) -> ClientResult<Response> {
+        self.verify_service().await?;
         let response =
             builder.send().await.map_err(|_| ClientError::Unreachable(self.base.to_string()))?;
         if response.status().is_success() {
@@ -220,8 +226,18 @@ impl Client {
 
     /// A one-time login link that opens `page` of the app (`/` when `None`).
     pub async fn login_link(&self, page: Option<&str>) -> ClientResult<api::LoginLink> {
-        self.post("/ui/login-links", &api::LoginLinkRequest { page: page.map(str::to_string) })
-            .await
+        let request = api::LoginLinkRequest { page: page.map(str::to_string), source: None };
+        self.post("/ui/login-links", &request).await
+    }
+
+    /// A one-time login link for the desktop app's own window (listed as such
+    /// among the signed-in sessions).
+    pub async fn window_login_link(&self, page: &str) -> ClientResult<api::LoginLink> {
+        let request = api::LoginLinkRequest {
+            page: Some(page.to_string()),
+            source: Some(api::SessionSource::AppWindow),
+        };
+        self.post("/ui/login-links", &request).await
     }
 
     pub async fn pairing_code(&self) -> ClientResult<api::PairingCode> {

@@ -114,6 +114,9 @@ async fn attach(data_dir: &DataDir, port: u16) -> anyhow::Result<Backend> {
         Err(ClientError::Api { status: 401, .. }) => bail!(
             "port {port} is used by a Recorder service of another data folder; stop it or give this one another port (--port)"
         ),
+        Err(ClientError::Impostor(_)) => bail!(
+            "something else is listening on port {port}; it is not this Recorder (no token was sent; change general.api_port or use --port)"
+        ),
         Err(ClientError::Unreachable(_)) if cfg!(not(feature = "in-process")) => bail!(
             "no Recorder service runs on port {port}: start it with `recorder serve` (this build cannot run it in-process)"
         ),

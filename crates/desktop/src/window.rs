@@ -83,6 +83,6 @@ fn main_window(app: &AppHandle) -> Option<WebviewWindow> {
 }
 
 async fn login_url(shell: &Shell, page: &str) -> anyhow::Result<Url> {
-    let link = shell.client.login_link(Some(page)).await?;
+    let link = shell.client.window_login_link(page).await?;
     Ok(Url::parse(&link.url)?)
 }

@@ -85,22 +85,11 @@ impl Egress {
         resume_from: u64,
         mut progress: impl FnMut(u64, Option<u64>),
     ) -> Result<DownloadOutcome, EgressError> {
-        let mut entry = self.entry_for(&request);
-        self.refusal(&request, verdict, &mut entry).await?;
-        self.open_entry(&entry).await?;
-        let mut pending = PendingEntry {
-            entry: Some(entry),
-            ledger: self.ledger.clone(),
-            started: Instant::now(),
-        };
+        let (request, mut pending, mut response) =
+            self.open_following_redirects(request, verdict, resume_from).await?;
         let host = request.url.host_str().unwrap_or_default().to_string();
         let failed = |message: String| EgressError::Failed { host: host.clone(), message };
-        let mut response = self.start(&request, resume_from).await.map_err(&failed)?;
         let status = response.status().as_u16();
-        if let Some(entry) = pending.entry() {
-            entry.status = Some(status);
-            entry.bytes_sent = request.body.len() as u64;
-        }
         let start = match start_offset(&response, status, resume_from) {
             Ok(Some(start)) => start,
             Ok(None) => {
@@ -144,6 +133,45 @@ impl Egress {
         Ok(DownloadOutcome { status, received, file_size: start + received, resumed: start > 0 })
     }
 
+    /// Sends the request and follows redirects (at most [`MAX_REDIRECTS`]): each
+    /// hop is judged by the same verdict and is a ledger entry of its own, on
+    /// disk before the hop is sent. No https → http hop, no hop for a request
+    /// pinned to checked addresses, and no header but `Range` to another host.
+    async fn open_following_redirects(
+        &self,
+        mut request: OutboundRequest,
+        verdict: Verdict,
+        resume_from: u64,
+    ) -> Result<(OutboundRequest, PendingEntry, reqwest::Response), EgressError> {
+        for _ in 0..=MAX_REDIRECTS {
+            let mut entry = self.entry_for(&request);
+            self.refusal(&request, verdict.clone(), &mut entry).await?;
+            self.open_entry(&entry).await?;
+            let mut pending = PendingEntry {
+                entry: Some(entry),
+                ledger: self.ledger.clone(),
+                started: Instant::now(),
+            };
+            let host = request.url.host_str().unwrap_or_default().to_string();
+            let failed = |message: String| EgressError::Failed { host: host.clone(), message };
+            let response = self.start(&request, resume_from).await.map_err(&failed)?;
+            let status = response.status().as_u16();
+            if let Some(entry) = pending.entry() {
+                entry.status = Some(status);
+                entry.bytes_sent = request.body.len() as u64;
+            }
+            if !is_redirect(status) {
+                return Ok((request, pending, response));
+            }
+            let next = redirect_target(&request, &response).map_err(&failed)?;
+            pending.finish("ok").await;
+            tracing::info!(from = %host, to = next.url.host_str().unwrap_or_default(), "download redirected");
+            request = next;
+        }
+        let host = request.url.host_str().unwrap_or_default().to_string();
+        Err(EgressError::Failed { host, message: format!("more than {MAX_REDIRECTS} redirects") })
+    }
+
     /// Sends the request (with `Range` when resuming) and waits for the answer's head.
     async fn start(
         &self,
@@ -165,6 +193,42 @@ impl Egress {
             Err(_) => Err("timed out".to_string()),
         }
     }
+}
+
+/// Redirects a download follows before giving up.
+pub const MAX_REDIRECTS: usize = 5;
+
+fn is_redirect(status: u16) -> bool {
+    matches!(status, 301 | 302 | 303 | 307 | 308)
+}
+
+/// The next hop of a redirect, or why it is not followed.
+fn redirect_target(
+    request: &OutboundRequest,
+    response: &reqwest::Response,
+) -> Result<OutboundRequest, String> {
+    if !request.pinned_addrs.is_empty() {
+        return Err("answered with a redirect, which a checked address does not follow".into());
+    }
+    let location = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .ok_or("answered with a redirect without a location")?;
+    let url = request.url.join(location).map_err(|_| "answered with a malformed redirect")?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("answered with a redirect to something other than http(s)".into());
+    }
+    if request.url.scheme() == "https" && url.scheme() == "http" {
+        return Err("answered with a redirect from https to http, which is not followed".into());
+    }
+    let mut next = request.clone();
+    if url.host_str() != request.url.host_str() {
+        // Nothing meant for the first host (a key, a cookie) goes to another.
+        next.headers.clear();
+    }
+    next.url = url;
+    Ok(next)
 }
 
 /// Where the answer's body starts in the file: `Some(0)` for 200, `Some(n)` for a

@@ -151,6 +151,18 @@ impl Egress {
         entry.duration_ms = started.elapsed().as_millis() as u64;
         entry.bytes_sent = request.body.len() as u64;
         let outcome = match result {
+            Ok(response) if (300..400).contains(&response.status) => {
+                // Never followed: the body and keys were meant for this host only.
+                entry.status = Some(response.status);
+                entry.outcome = "error".into();
+                Err(EgressError::Failed {
+                    host: entry.host.clone(),
+                    message: format!(
+                        "answered with a redirect (HTTP {}), which is not followed",
+                        response.status
+                    ),
+                })
+            }
             Ok(response) => {
                 entry.status = Some(response.status);
                 entry.bytes_received = response.body.len() as u64;
@@ -234,8 +246,11 @@ impl Egress {
     }
 }
 
+/// Redirects are never followed by the client itself: [`Egress::send`] refuses
+/// them and [`Egress::download`] follows them hop by hop, each in the ledger.
 fn client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("recorder/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(Duration::from_secs(10))
 }

@@ -25,6 +25,8 @@ pub enum StartError {
     )]
     TokenRefused(String, String),
     #[error("{0}")]
+    Impostor(String),
+    #[error("{0}")]
     Other(String),
 }
 
@@ -32,7 +34,10 @@ impl StartError {
     /// Process exit status: 3 when the service or its token is missing (as the CLI).
     pub fn exit_code(&self) -> u8 {
         match self {
-            StartError::NoToken(_) | StartError::NotRunning(_) | StartError::TokenRefused(..) => 3,
+            StartError::NoToken(_)
+            | StartError::NotRunning(_)
+            | StartError::TokenRefused(..)
+            | StartError::Impostor(_) => 3,
             _ => 1,
         }
     }
@@ -78,6 +83,7 @@ impl Config {
                 self.data_dir.root().display().to_string(),
             )),
             Err(ClientError::Unreachable(_)) => Err(StartError::NotRunning(self.api_base.clone())),
+            Err(error @ ClientError::Impostor(_)) => Err(StartError::Impostor(error.to_string())),
             Err(error) => Err(StartError::Other(error.to_string())),
         }
     }

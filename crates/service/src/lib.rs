@@ -18,6 +18,7 @@ mod index_build;
 mod ledger;
 mod leftovers;
 mod license;
+mod log_file;
 mod logging;
 mod managed;
 mod models;
@@ -47,7 +48,7 @@ use recorder_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::managed::{PolicyHandle, SettingsHandle};
+use crate::managed::{PolicyHandle, SettingsHandle, LAST_GOOD_POLICY};
 use crate::state::{AppState, Shared, Tokens};
 
 pub use crate::error::is_storage_full;
@@ -117,7 +118,10 @@ impl Service {
             version: env!("CARGO_PKG_VERSION"),
             port: listener.local_addr()?.port(),
             settings: SettingsHandle::new(data_dir.settings(), settings),
-            policy: PolicyHandle::load(default_policy_source(&config.environment)),
+            policy: PolicyHandle::load(
+                default_policy_source(&config.environment),
+                data_dir.root().join(LAST_GOOD_POLICY),
+            ),
             events: events::EventBus::new(),
             tokens: Tokens {
                 api,

@@ -1,11 +1,14 @@
 //! Where the service logs: stderr and `logs/recorder.log` in the data folder
 //! (Settings → Diagnostics shows its newest lines). `recorder serve` and the
-//! desktop app, which runs the service in-process, log alike.
+//! desktop app, which runs the service in-process, log alike. The file rotates
+//! by size (`log_file.rs`).
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 
 use recorder_settings::{DataDir, Environment};
+
+use crate::log_file::{RotatingFile, MAX_BYTES};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter, Layer};
@@ -19,12 +22,8 @@ pub fn init_logging(data_dir: &DataDir, environment: &Environment) {
     };
     let ansi = std::io::stderr().is_terminal();
     let stderr = fmt::layer().with_ansi(ansi).with_writer(std::io::stderr).with_filter(filter());
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(data_dir.logs().join("recorder.log"))
-        .ok()
-        .map(|file| {
+    let file =
+        RotatingFile::open(&data_dir.logs().join("recorder.log"), MAX_BYTES).ok().map(|file| {
             fmt::layer().with_ansi(false).with_writer(Mutex::new(file)).with_filter(filter())
         });
     let _ = tracing_subscriber::registry().with(stderr).with(file).try_init();

@@ -94,9 +94,13 @@ async fn delete_meeting(state: &AppState, id: &str, before: i64) -> bool {
     true
 }
 
-/// Removes one meeting's audio files and notes it; the meeting stays.
+/// Removes one meeting's audio files and notes it; the meeting stays. Files
+/// that cannot be removed leave the meeting unmarked, so the next sweep tries
+/// again (and the app never says audio is gone while it is still on disk).
 async fn remove_audio(state: &AppState, id: &str, now: i64) -> bool {
-    remove_meeting_folder(state, id).await;
+    if !remove_meeting_folder(state, id).await {
+        return false;
+    }
     let meeting_id = id.to_owned();
     let marked = blocking(state, "retention: noting removed audio", move |store| {
         store.mark_audio_removed(&meeting_id, now)
@@ -119,9 +123,9 @@ async fn blocking<T: Send + 'static>(
     state.db(move |store| work(store).map_err(|error| ApiError::internal(what, error))).await.ok()
 }
 
-/// Removes `meetings/<id>/` (after the rows are gone, or by retention). A failure is logged: the
-/// folder holds only this meeting's audio and nothing refers to it any more.
-pub async fn remove_meeting_folder(state: &AppState, id: &str) {
+/// Removes `meetings/<id>/` (after the rows are gone, or by retention); whether
+/// it is gone. A failure is logged.
+pub async fn remove_meeting_folder(state: &AppState, id: &str) -> bool {
     let folder = state.data_dir.meeting(id);
     let result = tokio::task::spawn_blocking(move || match std::fs::remove_dir_all(&folder) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
@@ -129,11 +133,15 @@ pub async fn remove_meeting_folder(state: &AppState, id: &str) {
     })
     .await;
     match result {
-        Ok(Ok(())) => {}
+        Ok(Ok(())) => true,
         Ok(Err(error)) => {
-            tracing::error!(%error, meeting_id = id, "could not remove the meeting's audio folder")
+            tracing::error!(%error, meeting_id = id, "could not remove the meeting's audio folder");
+            false
         }
-        Err(error) => tracing::error!(%error, meeting_id = id, "audio removal task failed"),
+        Err(error) => {
+            tracing::error!(%error, meeting_id = id, "audio removal task failed");
+            false
+        }
     }
 }
 

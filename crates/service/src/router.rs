@@ -9,6 +9,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::{delete, get, patch, post, put};
 use axum::{Extension, Router};
+use recorder_api_types::identity::IDENTITY_PATH;
 use recorder_api_types::ErrorCode;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
@@ -19,8 +20,8 @@ use crate::assets;
 use crate::error::ApiError;
 use crate::guard::{auth, gates, host, Requirement};
 use crate::handlers::{
-    ai, audio, diagnostics, events, export, import, imports, meetings, models, notes, pair, person,
-    recording, search, speakers, system, transcript,
+    ai, audio, diagnostics, events, export, identity, import, imports, meetings, models, notes,
+    pair, person, recording, search, sessions, speakers, system, transcript,
 };
 use crate::state::AppState;
 
@@ -40,6 +41,8 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::PlanReply, recorder_api_types::PauseReply,
         recorder_api_types::ModelList, recorder_api_types::ModelInstallReply,
         recorder_api_types::LoginLink, recorder_api_types::LoginLinkRequest,
+        recorder_api_types::SessionList, recorder_api_types::SessionInfo,
+        recorder_api_types::SessionSource,
         recorder_api_types::ModelAddRequest,
         recorder_api_types::ModelAdded,
         recorder_api_types::VoiceList, recorder_api_types::Voice,
@@ -102,8 +105,11 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
 fn person_routes(state: &AppState) -> Router<AppState> {
     let pro = from_fn_with_state((state.clone(), Requirement::PRO), gates::enforce);
     Router::new()
-        .route("/ui/login-links", post(person::login_link))
-        .route("/ui/login", get(person::login))
+        .route("/ui/login-links", post(sessions::login_link))
+        .route("/ui/login", get(sessions::login))
+        .route("/ui/logout", post(sessions::logout))
+        .route("/ui/sessions", get(sessions::list_sessions))
+        .route("/ui/sessions/{id}", delete(sessions::end_session))
         .route("/ui/prompts", get(person::pending_prompts))
         .route("/ui/prompts/{prompt_id}/answer", post(person::answer_prompt))
         .route("/ui/settings", get(person::get_settings).patch(person::patch_settings))
@@ -163,6 +169,7 @@ pub fn app(state: AppState) -> Router {
     let (api, document) = api(&state);
     let document = serde_json::to_value(&document).unwrap_or_default();
     api.merge(person_routes(&state))
+        .route(IDENTITY_PATH, get(identity::prove_identity))
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(Extension(Arc::new(document)))

@@ -20,4 +20,7 @@ pub use effective::{
     provider_refusal, PolicyRefusal,
 };
 pub use environment::Environment;
-pub use policy_source::{default_policy_source, JsonFilePolicy, PolicySource, PolicySourceError};
+pub use policy_source::{
+    default_policy_source, entries_to_json, may_override_policy, JsonFilePolicy, PolicySource,
+    PolicySourceError,
+};

@@ -63,12 +63,65 @@ fn raw_from_json(value: &Value) -> RawPolicyValue {
     }
 }
 
-/// The policy source for this platform, unless `RECORDER_POLICY_PATH` names a file.
+/// The policy source for this platform, unless `RECORDER_POLICY_PATH` names a
+/// file that may stand in for it (see [`may_override_policy`]).
 pub fn default_policy_source(environment: &Environment) -> Box<dyn PolicySource> {
     if let Some(path) = &environment.policy_path {
-        return Box::new(JsonFilePolicy { path: path.clone() });
+        if may_override_policy(path, cfg!(debug_assertions)) {
+            return Box::new(JsonFilePolicy { path: path.clone() });
+        }
+        tracing::warn!(
+            file = %path.display(),
+            "RECORDER_POLICY_PATH ignored: in a release build it must name a file owned by root \
+             that no one else may write; the machine's policy applies"
+        );
     }
     platform_source(environment)
+}
+
+/// Whether `RECORDER_POLICY_PATH` may replace the machine's policy. A managed
+/// person could otherwise set it and escape every key. Debug builds (tests,
+/// development) always allow it; release builds only for a file that only an
+/// administrator could have written: owned by root, writable by no one else.
+/// (On Windows, which has no such owner check here, release builds never do.)
+pub fn may_override_policy(path: &Path, debug_build: bool) -> bool {
+    if debug_build {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path)
+            .is_ok_and(|meta| meta.is_file() && meta.uid() == 0 && meta.mode() & 0o022 == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Policy entries as the flat JSON object a [`JsonFilePolicy`] reads back, so
+/// the last good policy can be kept in the data folder.
+pub fn entries_to_json(entries: &[(String, RawPolicyValue)]) -> Value {
+    let object = entries
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                RawPolicyValue::Null => Value::Null,
+                RawPolicyValue::Bool(flag) => Value::Bool(*flag),
+                RawPolicyValue::Integer(number) => Value::from(*number),
+                RawPolicyValue::Float(number) => {
+                    serde_json::Number::from_f64(*number).map(Value::Number).unwrap_or(Value::Null)
+                }
+                RawPolicyValue::Text(text) => Value::String(text.clone()),
+                RawPolicyValue::Other("an object") => Value::Object(Default::default()),
+                RawPolicyValue::Other(_) => Value::Array(Vec::new()),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Value::Object(object)
 }
 
 #[cfg(target_os = "macos")]
@@ -205,6 +258,43 @@ mod windows {
 mod tests {
     use super::*;
     use recorder_domain::{PolicyKey, PolicyValues};
+
+    #[cfg(unix)]
+    #[test]
+    fn release_builds_take_the_override_only_from_a_file_only_root_could_write() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // Owned by root, 0644 on every Linux and macOS.
+        assert!(may_override_policy(Path::new("/etc/passwd"), false));
+        assert!(!may_override_policy(Path::new("/nonexistent/policies.json"), false));
+        let temp = tempfile::tempdir().expect("temp");
+        let file = temp.path().join("policies.json");
+        std::fs::write(&file, "{}").expect("write");
+        assert!(may_override_policy(&file, true), "debug builds always take it");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o646)).expect("chmod");
+        assert!(!may_override_policy(&file, false), "others may write it");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o664)).expect("chmod");
+        assert!(!may_override_policy(&file, false), "the group may write it");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let owned_by_root = std::fs::metadata(&file).expect("meta").uid() == 0;
+        assert_eq!(may_override_policy(&file, false), owned_by_root, "only root's own file");
+        assert!(!may_override_policy(temp.path(), false), "a folder is not a policy file");
+    }
+
+    #[test]
+    fn kept_entries_read_back_as_they_were() {
+        let entries = vec![
+            ("OrganizationName".to_string(), RawPolicyValue::Text("Acme".into())),
+            ("MaxRetentionDays".to_string(), RawPolicyValue::Integer(30)),
+            ("DisableAudioExport".to_string(), RawPolicyValue::Bool(true)),
+            ("ForceLocalModel".to_string(), RawPolicyValue::Null),
+            ("AllowedExportFolder".to_string(), RawPolicyValue::Other("an array")),
+        ];
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("last-good.json");
+        std::fs::write(&path, entries_to_json(&entries).to_string()).expect("write");
+        let read = JsonFilePolicy { path }.load().expect("load");
+        assert_eq!(read, entries);
+    }
 
     #[test]
     fn macos_plists_are_read_per_user_first() {

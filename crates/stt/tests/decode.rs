@@ -97,3 +97,52 @@ fn other_formats_need_a_converter() {
     let error = audio::open(Path::new("/nonexistent/talk.mp3"), None).err().expect("no ffmpeg");
     assert!(error.to_string().contains("ffmpeg"), "{error}");
 }
+
+/// ffmpeg reads an import as one local audio file: a playlist or concat script
+/// named like audio (which would make ffmpeg open other files or URLs it names)
+/// is refused, while a real compressed file still decodes. Needs ffmpeg on
+/// PATH (scripts/setup.sh installs it).
+#[test]
+fn ffmpeg_reads_only_the_audio_file_itself() {
+    let ffmpeg = which_ffmpeg().expect("ffmpeg on PATH (scripts/setup.sh installs it)");
+    let folder = tempfile::tempdir().expect("tempdir");
+    let wav = folder.path().join("tone.wav");
+    write(&wav, 16_000, 1, 16, SampleFormat::Int);
+    let flac = folder.path().join("tone.flac");
+    let converted = std::process::Command::new(&ffmpeg)
+        .args(["-loglevel", "error", "-y", "-i"])
+        .arg(&wav)
+        .arg(&flac)
+        .status()
+        .expect("ffmpeg runs");
+    assert!(converted.success());
+    let decode_with = |path: &Path| -> Result<Vec<f32>, AudioError> {
+        let mut stream = audio::open(path, Some(&ffmpeg))?;
+        let mut out = Vec::new();
+        while stream.read(&mut out, 3000)? > 0 {}
+        Ok(out)
+    };
+    assert!(decode_with(&flac).expect("a real flac decodes").len() > 8_000);
+    let playlist = folder.path().join("talk.mp3");
+    let target = format!("file://{}", wav.display());
+    std::fs::write(
+        &playlist,
+        format!("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n{target}\n#EXT-X-ENDLIST\n"),
+    )
+    .expect("write");
+    let concat = folder.path().join("talk.ogg");
+    std::fs::write(&concat, format!("ffconcat version 1.0\nfile '{}'\n", wav.display()))
+        .expect("write");
+    for hostile in [&playlist, &concat] {
+        let error = decode_with(hostile).expect_err("refused");
+        assert!(error.to_string().contains("ffmpeg could not decode"), "{error}");
+    }
+}
+
+fn which_ffmpeg() -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| Path::new(dir).join("ffmpeg"))
+        .find(|path| path.is_file())
+}

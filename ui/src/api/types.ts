@@ -30,6 +30,8 @@ export type PlanReply = S['PlanReply'];
 export type LicenseInfo = S['LicenseInfo'];
 export type ErrorBody = S['ErrorBody'];
 export type PendingPrompts = S['PendingPrompts'];
+export type SessionList = S['SessionList'];
+export type SessionInfo = S['SessionInfo'];
 
 /** One event of the stream: `{type, data, at}`, narrowed on `type`. */
 export type AppEvent = S['Event'] & { at?: number };

@@ -4,5 +4,13 @@ class Session {
   signOut(): void {
     this.signedOut = true;
   }
+  /** Signs this session out on the service (its cookie dies there), then here. */
+  async end(): Promise<void> {
+    try {
+      await fetch('/ui/logout', { method: 'POST', credentials: 'same-origin' });
+    } finally {
+      this.signOut();
+    }
+  }
 }
 export const session = new Session();

@@ -26,6 +26,7 @@ mod retention;
 mod search;
 mod speakers;
 mod stand_in;
+mod trust;
 
 use recorder_test_support::{http, Options, TestService};
 use reqwest::header::HeaderMap;

@@ -20,9 +20,14 @@ async fn login_links_give_a_strict_http_only_session_once() {
     let cookie = first.headers()["set-cookie"].to_str().expect("cookie").to_string();
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
     let session = cookie.split(';').next().expect("pair").to_string();
-    let settings =
-        call_with(Method::GET, &service.url("/ui/settings"), None, None, &[("cookie", &session)])
-            .await;
+    let settings = call_with(
+        Method::GET,
+        &service.url("/ui/settings"),
+        None,
+        None,
+        &[("cookie", &session), ("sec-fetch-site", "same-origin")],
+    )
+    .await;
     assert_eq!(settings.status, 200, "{}", settings.text);
     let again = http().get(&url).send().await.expect("second use");
     assert_eq!(again.status(), 401, "single use");
@@ -41,7 +46,7 @@ async fn login_links_give_a_strict_http_only_session_once() {
         &service.url("/ui/settings"),
         None,
         None,
-        &[("cookie", "recorder_session=forged")],
+        &[("cookie", "recorder_session=forged"), ("sec-fetch-site", "same-origin")],
     )
     .await;
     forged.expect_error(401, "unauthorized");

@@ -134,3 +134,53 @@ async fn no_cap_and_forever_keep_everything() {
         Value::Null
     );
 }
+
+/// Audio counts as removed only once its files are gone: a folder that cannot
+/// be removed leaves `audio_removed_at` empty, and a later sweep (here, after a
+/// settings change) tries again. (The folder is a plain file here, which
+/// `remove_dir_all` refuses even for root, as CI runs.)
+#[tokio::test]
+async fn audio_that_cannot_be_removed_is_not_marked_removed_and_is_tried_again() {
+    let now = now_ms();
+    let options = Options {
+        settings: Some(json!({"retention": {"keep_audio_days": 7}})),
+        ..Options::default()
+    };
+    let mut ids = Vec::new();
+    let service = TestService::start_with(BIN, options, |data| {
+        ids = seed(data, &[SeedMeeting::ready("Stuck", now - 10 * DAY, &["Ten days ago."])]);
+        std::fs::create_dir_all(data.join("meetings")).expect("meetings");
+        std::fs::write(data.join("meetings").join(&ids[0]), b"not a folder").expect("blocker");
+    });
+    let id = &ids[0];
+    let audio_path = format!("/ui/meetings/{id}/audio");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let log = service.data_dir().join("logs/recorder.log");
+    let tried = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("could not remove the meeting's audio folder")
+    };
+    while !tried() {
+        assert!(Instant::now() < deadline, "the start-up sweep did not try");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let info = person_call(&service, Method::GET, &audio_path, None).await;
+    assert_eq!(info.body["audio_removed_at"], Value::Null, "{}", info.text);
+
+    let folder = service.data_dir().join("meetings").join(id);
+    std::fs::remove_file(&folder).expect("unblock");
+    with_audio(&service.data_dir(), id);
+    let changed = set_settings(&service, json!({"retention": {"keep_audio_days": 6}})).await;
+    assert_eq!(changed.status, 200);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let info = person_call(&service, Method::GET, &audio_path, None).await;
+        if info.body["audio_removed_at"].is_i64() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "not retried: {}", info.text);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(!has_audio(&service, id));
+}

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use zbus::proxy::CacheProperties;
 use zbus::zvariant::Value;
 
-use super::{prompt_body, Action, Reply};
+use super::{escape_markup, prompt_body, Action, Reply};
 
 #[zbus::proxy(
     interface = "org.freedesktop.Notifications",
@@ -36,6 +36,8 @@ trait Notifications {
 
     fn close_notification(&self, id: u32) -> zbus::Result<()>;
 
+    fn get_capabilities(&self) -> zbus::Result<Vec<String>>;
+
     #[zbus(signal)]
     fn action_invoked(&self, id: u32, action_key: String) -> zbus::Result<()>;
 
@@ -49,6 +51,9 @@ type Shown = Arc<Mutex<HashMap<String, u32>>>;
 pub struct Notifier {
     proxy: Option<NotificationsProxy<'static>>,
     shown: Shown,
+    /// The server renders markup in bodies (`body-markup`): text from a call's
+    /// page (titles, names) is escaped so it shows as written.
+    markup: bool,
 }
 
 const APP_NAME: &str = "Recorder";
@@ -70,7 +75,15 @@ impl Notifier {
                 None
             }
         };
-        (Notifier { proxy, shown }, receiver)
+        let markup = match &proxy {
+            // A server that cannot say what it renders is taken to render markup.
+            Some(proxy) => proxy
+                .get_capabilities()
+                .await
+                .map_or(true, |capabilities| capabilities.iter().any(|c| c == "body-markup")),
+            None => false,
+        };
+        (Notifier { proxy, shown, markup }, receiver)
     }
 
     /// Shows the record card as a notification, unless the desktop is in
@@ -94,7 +107,7 @@ impl Notifier {
             ("desktop-entry", Value::from("recorder-desktop")),
             ("category", Value::from("x-recorder.prompt")),
         ]);
-        let body = prompt_body(prompt);
+        let body = self.body_text(&prompt_body(prompt));
         let summary = "Record this meeting?";
         match proxy.notify(APP_NAME, 0, APP_ICON, summary, &body, &actions, hints, timeout).await {
             Ok(id) => {
@@ -106,6 +119,14 @@ impl Notifier {
                 tracing::warn!(%error, "desktop: the notification could not be shown");
                 false
             }
+        }
+    }
+
+    fn body_text(&self, text: &str) -> String {
+        if self.markup {
+            escape_markup(text)
+        } else {
+            text.to_string()
         }
     }
 
@@ -123,7 +144,9 @@ impl Notifier {
     pub async fn message(&self, summary: &str, body: &str) {
         let Some(proxy) = &self.proxy else { return };
         let hints = HashMap::from([("desktop-entry", Value::from("recorder-desktop"))]);
-        if let Err(error) = proxy.notify(APP_NAME, 0, APP_ICON, summary, body, &[], hints, -1).await
+        let body = self.body_text(body);
+        if let Err(error) =
+            proxy.notify(APP_NAME, 0, APP_ICON, summary, &body, &[], hints, -1).await
         {
             tracing::warn!(%error, "desktop: the notification could not be shown");
         }

@@ -32,6 +32,15 @@ pub enum Action {
     Open,
 }
 
+/// Text shown as written by a notification server that renders markup in
+/// bodies: a call's title or a participant's name cannot add links, images or
+/// formatting (`<a href>`, `<img>`) to a notification. Pango's markup reads
+/// HTML's escapes.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub fn escape_markup(text: &str) -> String {
+    recorder_domain::text::escape_html(text)
+}
+
 /// The notification's body: the meeting's title, its app and who is in it.
 pub fn prompt_body(prompt: &Prompt) -> String {
     let app = app_name(&prompt.source_app);
@@ -75,6 +84,15 @@ mod tests {
             created_at: 0,
             expires_at: 60_000,
         }
+    }
+
+    #[test]
+    fn markup_in_text_from_a_call_is_escaped() {
+        assert_eq!(
+            escape_markup("<a href=\"x\">Ada</a> & 'co'"),
+            "&lt;a href=&quot;x&quot;&gt;Ada&lt;/a&gt; &amp; &#39;co&#39;"
+        );
+        assert_eq!(escape_markup("Weekly sync"), "Weekly sync");
     }
 
     #[test]

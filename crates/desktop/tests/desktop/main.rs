@@ -104,10 +104,15 @@ async fn a_prompt_becomes_a_notification_whose_record_button_records() {
     assert_eq!(status, 200);
     session.do_not_disturb(false).await;
 
-    let prompt_id = prompt(&app, "Weekly sync").await;
+    // The page's title is the call's to choose: this server renders markup
+    // (`body-markup`), so it arrives escaped and shows as written.
+    let prompt_id = prompt(&app, "Weekly <a href=\"https://x.test\">sync</a> & plan").await;
     let shown = wait_notification(&session).await;
     assert_eq!(shown.summary, "Record this meeting?");
-    assert_eq!(shown.body, "Weekly sync (Google Meet)\nWith Ada, Grace");
+    assert_eq!(
+        shown.body,
+        "Weekly &lt;a href=&quot;https://x.test&quot;&gt;sync&lt;/a&gt; &amp; plan (Google Meet)\nWith Ada, Grace"
+    );
     assert_eq!(
         shown.actions,
         ["default", "Open Recorder", "record", "Record", "decline", "Not now"]

@@ -38,7 +38,7 @@ pub struct Notifications {
 #[zbus::interface(name = "org.freedesktop.Notifications")]
 impl Notifications {
     fn get_capabilities(&self) -> Vec<String> {
-        vec!["actions".into(), "body".into()]
+        vec!["actions".into(), "body".into(), "body-markup".into()]
     }
 
     fn get_server_information(&self) -> (String, String, String, String) {

@@ -71,9 +71,14 @@ async fn answer(a2a: &Shared, method: &str, params: &Value, id: &Value) -> Resul
         "CancelTask" => cancel(a2a, params),
         "SubscribeToTask" => v10::subscribe(a2a, params, id),
         "GetExtendedAgentCard" => Err(RpcError::extended_card_not_configured()),
+        // The card says `pushNotifications: false`, so every push-config
+        // method is -32003 (1.0 §3.3.4), whatever its params; `Set…` and
+        // `List…Config` (no s) are the pre-1.0 spellings.
         "CreateTaskPushNotificationConfig"
+        | "SetTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
+        | "ListTaskPushNotificationConfig"
         | "DeleteTaskPushNotificationConfig" => Err(RpcError::push_not_supported()),
         other => legacy(a2a, other, params, id).await,
     }

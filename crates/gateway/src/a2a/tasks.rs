@@ -184,12 +184,20 @@ struct Record {
     /// Which run of this id the record holds (an id can be run again).
     run: u64,
     created: Instant,
+    /// When the state last changed (the moment of `task.timestamp`).
+    changed: Instant,
     finished: Option<Instant>,
     abort: Option<AbortHandle>,
     updates: broadcast::Sender<Update>,
 }
 
 impl Record {
+    /// Stamps a change of state: `task.timestamp`, and `changed` to sort by.
+    fn touch(&mut self) {
+        self.task.timestamp = now();
+        self.changed = Instant::now();
+    }
+
     fn publish(&self, kind: UpdateKind) {
         // Nobody listening is fine.
         let _ = self.updates.send(Update { kind, task: self.task.clone() });
@@ -243,16 +251,18 @@ impl Store {
         self.lock().tasks.len()
     }
 
-    /// Every task of `dialect`, newest first.
+    /// Every task of `dialect`, the most recently updated first: sorted by
+    /// the time of the status (1.0 §3.1.4, "sorted by their status timestamp
+    /// time in descending order"), then by creation, newest first.
     pub fn list(&self, dialect: Dialect) -> Vec<Snapshot> {
         let inner = self.lock();
-        let mut found: Vec<(Instant, Snapshot)> = inner
+        let mut found: Vec<((Instant, Instant), Snapshot)> = inner
             .tasks
             .values()
             .filter(|record| record.task.dialect == dialect)
-            .map(|record| (record.created, record.task.clone()))
+            .map(|record| ((record.changed, record.created), record.task.clone()))
             .collect();
-        found.sort_by_key(|(created, _)| std::cmp::Reverse(*created));
+        found.sort_by_key(|(when, _)| std::cmp::Reverse(*when));
         found.into_iter().map(|(_, task)| task).collect()
     }
 
@@ -309,8 +319,16 @@ impl Store {
             let watch = Watch { task: task.clone(), updates: receiver };
             // A new channel: its only receiver is the caller's, which starts
             // after `submitted` (the state `watch.task` shows).
-            let record =
-                Record { task, run, created: Instant::now(), finished: None, abort: None, updates };
+            let created = Instant::now();
+            let record = Record {
+                task,
+                run,
+                created,
+                changed: created,
+                finished: None,
+                abort: None,
+                updates,
+            };
             inner.tasks.insert(new.id.clone(), record);
             self.evict(&mut inner, Instant::now());
             (watch, run)
@@ -352,7 +370,7 @@ impl Store {
         if let Some(record) = inner.tasks.get_mut(id) {
             if record.run == run && record.task.state == TaskState::Submitted {
                 record.task.state = TaskState::Working;
-                record.task.timestamp = now();
+                record.touch();
                 record.publish(UpdateKind::Status);
             }
         }
@@ -375,7 +393,7 @@ impl Store {
         if let Some(record) = inner.tasks.get_mut(id) {
             if record.run == run && !record.task.state.is_final() {
                 record.task.state = TaskState::Working;
-                record.task.timestamp = now();
+                record.touch();
                 record.task.reason = Some(Arc::from(message));
                 record.task.agent_message_id = new_id();
                 record.publish(UpdateKind::Status);
@@ -392,7 +410,7 @@ impl Store {
         }
         record.abort = None;
         record.finished = Some(Instant::now());
-        record.task.timestamp = now();
+        record.touch();
         match result {
             Ok(answer) => {
                 let data = answer.data_part();
@@ -421,7 +439,7 @@ impl Store {
         }
         record.finished = Some(Instant::now());
         record.task.state = TaskState::Canceled;
-        record.task.timestamp = now();
+        record.touch();
         record.task.reason = Some(Arc::from("The task was canceled at the client's request."));
         record.publish(UpdateKind::Status);
         Ok(record.task.clone())
@@ -484,6 +502,7 @@ mod tests {
             task: snapshot(id, state),
             run,
             created: finished.unwrap_or(now),
+            changed: finished.unwrap_or(now),
             finished,
             abort: None,
             updates,

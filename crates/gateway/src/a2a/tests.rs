@@ -1087,6 +1087,17 @@ async fn v10_send_answers_a_task_in_its_own_shape() {
     let parts = &task["artifacts"][0]["parts"];
     assert_eq!(parts[0]["mediaType"], "text/plain");
     assert_eq!(parts[1]["data"]["skill"], "list_meetings");
+    // The data part is the application's `{skill, meeting_ids, timestamps}`
+    // (CONTRACT §8) in every dialect: its keys are not 1.0 field names.
+    assert_eq!(
+        parts[1]["data"],
+        json!({
+            "skill": "list_meetings",
+            "meeting_ids": ["m-1"],
+            "timestamps": [{ "meeting_id": "m-1", "start_ms": 1_000, "end_ms": 2_000 }],
+        }),
+        "{reply}"
+    );
     assert_eq!(task["history"][0]["role"], "ROLE_USER");
     assert_eq!(task["history"][0]["taskId"], task["id"]);
     let id = task["id"].as_str().expect("an id").to_string();
@@ -1106,6 +1117,131 @@ async fn v10_send_answers_a_task_in_its_own_shape() {
     assert_eq!(code, -32004);
     let reply = call(&app, "SubscribeToTask", json!({ "id": id })).await;
     assert_eq!(reply["error"]["data"][0]["reason"], "UNSUPPORTED_OPERATION");
+}
+
+/// Every key of `value` that is a protocol field name: not the keys inside a
+/// data part's `data` or a `metadata` object (those are the application's).
+fn field_names(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                into.push(key.clone());
+                if key != "data" && key != "metadata" {
+                    field_names(value, into);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| field_names(item, into)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn v10_protocol_field_names_are_camel_case() {
+    let (_, app) = quick();
+    let params = json!({ "message": v10_message("list my meetings"), "metadata": { "a_b": 1 } });
+    let sent = result(&app, "SendMessage", params.clone()).await;
+    let listed = result(&app, "ListTasks", json!({ "includeArtifacts": true })).await;
+    let mut sse = Sse::open(&app, json!(2), "SendStreamingMessage", params).await;
+    let streamed = sse.rest().await;
+    let card = json_of(get(&app, "/v1/.well-known/agent-card.json", HOST).await).await;
+    let mut names = Vec::new();
+    for value in [&sent, &listed, &json!(streamed), &card] {
+        field_names(value, &mut names);
+    }
+    assert!(names.contains(&"artifactId".to_string()), "{names:?}");
+    let snake: Vec<&String> = names.iter().filter(|name| name.contains('_')).collect();
+    assert!(snake.is_empty(), "snake_case protocol fields: {snake:?}");
+    // The data part itself keeps the application's snake_case keys.
+    assert!(sent["task"]["artifacts"][0]["parts"][1]["data"]["meeting_ids"].is_array(), "{sent}");
+}
+
+#[tokio::test]
+async fn v10_list_tasks_pages_and_filters() {
+    let (_, app) = quick();
+    // No tasks yet: an empty page of size 0.
+    let empty = result(&app, "ListTasks", json!({})).await;
+    assert_eq!(
+        empty,
+        json!({ "tasks": [], "nextPageToken": "", "pageSize": 0, "totalSize": 0 }),
+        "{empty}"
+    );
+    let before = chrono::Utc::now() - chrono::TimeDelta::seconds(5);
+    for n in 0..3 {
+        let message = v10_message(&format!("list my meetings {n}"));
+        result(&app, "SendMessage", json!({ "message": message })).await;
+    }
+    // pageSize is the size of the page returned, not the size asked for.
+    let all = result(&app, "ListTasks", json!({ "pageSize": 10 })).await;
+    assert_eq!((all["pageSize"].clone(), all["totalSize"].clone()), (json!(3), json!(3)), "{all}");
+    assert_eq!(all["tasks"].as_array().map(Vec::len), Some(3));
+    let first = result(&app, "ListTasks", json!({ "pageSize": 2 })).await;
+    assert_eq!((first["pageSize"].clone(), first["totalSize"].clone()), (json!(2), json!(3)));
+    assert_eq!(first["nextPageToken"], "2");
+    let token = first["nextPageToken"].clone();
+    let last = result(&app, "ListTasks", json!({ "pageSize": 2, "pageToken": token })).await;
+    assert_eq!((last["pageSize"].clone(), last["nextPageToken"].clone()), (json!(1), json!("")));
+    let default = result(&app, "ListTasks", Value::Null).await;
+    assert_eq!(default["pageSize"], 3, "{default}");
+    // statusTimestampAfter: at or after the time given.
+    let since = before.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let recent = result(&app, "ListTasks", json!({ "statusTimestampAfter": since })).await;
+    assert_eq!(recent["totalSize"], 3, "{recent}");
+    let later = (chrono::Utc::now() + chrono::TimeDelta::hours(1)).to_rfc3339();
+    let none = result(&app, "ListTasks", json!({ "statusTimestampAfter": later })).await;
+    assert_eq!((none["totalSize"].clone(), none["pageSize"].clone()), (json!(0), json!(0)));
+    let snake = result(&app, "ListTasks", json!({ "status_timestamp_after": later })).await;
+    assert_eq!(snake["totalSize"], 0, "{snake}");
+    // A timestamp that is not RFC 3339 is invalid params, not an empty list.
+    for bad in [json!("yesterday"), json!("2026-13-40T99:00:00Z"), json!("2026-01-31"), json!(12)] {
+        let (code, text) = error(&app, "ListTasks", json!({ "statusTimestampAfter": bad })).await;
+        assert_eq!(code, -32602, "{bad}: {text}");
+        assert!(text.contains("statusTimestampAfter"), "{text}");
+    }
+}
+
+/// The ids of a `ListTasks` page, in order, and their status timestamps.
+fn listed(page: &Value) -> (Vec<String>, Vec<String>) {
+    let tasks = page["tasks"].as_array().cloned().unwrap_or_default();
+    let field = |task: &Value, pointer: &str| {
+        task.pointer(pointer).and_then(Value::as_str).map(str::to_string)
+    };
+    (
+        tasks.iter().filter_map(|task| field(task, "/id")).collect(),
+        tasks.iter().filter_map(|task| field(task, "/status/timestamp")).collect(),
+    )
+}
+
+#[tokio::test]
+async fn v10_list_tasks_sorts_by_status_timestamp_descending() {
+    // CORE-LIST-003 (1.0 §3.1.4): the most recently updated task first,
+    // whatever the order in which the tasks were created.
+    let runner = Arc::new(Hang::default());
+    let app = app(Arc::clone(&runner) as Arc<dyn SkillRunner>);
+    let mut ids = Vec::new();
+    for n in 0..2 {
+        // Blocking: the wait ends with the task working.
+        let message = v10_message(&format!("list my meetings {n}"));
+        let sent = result(&app, "SendMessage", json!({ "message": message })).await;
+        assert_eq!(sent["task"]["status"]["state"], "TASK_STATE_WORKING", "{sent}");
+        ids.push(sent["task"]["id"].as_str().expect("id").to_string());
+    }
+    let (first, second) = (ids[0].clone(), ids[1].clone());
+    let before = listed(&result(&app, "ListTasks", json!({})).await);
+    assert_eq!(before.0, [second.clone(), first.clone()], "{before:?}");
+    // Canceling the older task updates its status last: it comes first now.
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    result(&app, "CancelTask", json!({ "id": first })).await;
+    let after = listed(&result(&app, "ListTasks", json!({})).await);
+    assert_eq!(after.0, [first.clone(), second.clone()], "{after:?}");
+    let mut descending = after.1.clone();
+    descending.sort_by(|a, b| b.cmp(a));
+    assert_eq!(after.1, descending, "status timestamps, newest first");
+    assert!(after.1[0] > after.1[1], "{after:?}");
+    // Pages follow the same order.
+    let page = listed(&result(&app, "ListTasks", json!({ "pageSize": 1 })).await);
+    assert_eq!(page.0, [first], "{page:?}");
+    result(&app, "CancelTask", json!({ "id": second })).await;
 }
 
 #[tokio::test]
@@ -1134,7 +1270,22 @@ async fn v10_errors() {
     assert_eq!(code, -32602);
     assert!(text.contains("ROLE_USER"), "{text}");
     assert_eq!(error(&app, "GetExtendedAgentCard", json!({})).await.0, -32007);
-    assert_eq!(error(&app, "CreateTaskPushNotificationConfig", json!({})).await.0, -32003);
+    // Push notifications are not offered (the card says so): every
+    // push-config method of 1.0, and its pre-1.0 spellings, is -32003.
+    for method in [
+        "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs",
+        "ListTaskPushNotificationConfig",
+        "DeleteTaskPushNotificationConfig",
+        "SetTaskPushNotificationConfig",
+    ] {
+        for params in [json!({}), json!({ "taskId": "t", "id": "c", "url": "http://x/" })] {
+            let reply = call(&app, method, params).await;
+            assert_eq!(reply["error"]["code"], -32003, "{method}: {reply}");
+            assert_eq!(reply["error"]["data"][0]["reason"], "PUSH_NOTIFICATION_NOT_SUPPORTED");
+        }
+    }
     assert_eq!(error(&app, "GetTask", json!({ "id": "nope" })).await.0, -32001);
     assert_eq!(error(&app, "ListTasks", json!({ "pageSize": 0 })).await.0, -32602);
     let reply = call(&app, "GetTask", json!({ "id": "nope" })).await;
@@ -1215,6 +1366,16 @@ async fn the_card_is_negotiated_by_version() {
     let v10 = card_for(Some("1.0")).await;
     assert_eq!(v10["supportedInterfaces"][0]["protocolVersion"], "1.0");
     assert!(v10.get("url").is_none());
+    // The 1.0 card declares its bearer token in 1.0's shape (an
+    // `HTTPAuthSecurityScheme`, and a `SecurityRequirement` naming it).
+    let bearer = &v10["securitySchemes"]["bearer"]["httpAuthSecurityScheme"];
+    assert_eq!(bearer["scheme"], "Bearer", "{v10}");
+    assert!(bearer["description"].as_str().is_some_and(|text| text.contains("api_token")));
+    assert_eq!(v10["securitySchemes"].as_object().map(|schemes| schemes.len()), Some(1));
+    assert_eq!(v10["securityRequirements"], json!([{ "schemes": { "bearer": { "list": [] } } }]));
+    assert!(
+        v10.get("security").is_none() && v10["securitySchemes"]["bearer"].get("type").is_none()
+    );
     let v03 = card_for(Some("0.3")).await;
     assert_eq!(v03["protocolVersion"], "0.3.0");
     assert!(v03.get("supportedInterfaces").is_none());

@@ -1,8 +1,11 @@
 //! The methods only A2A 1.0 has, or that 1.0 answers differently:
 //! `SendMessage` (`{task}`), `SendStreamingMessage` (`StreamResponse` events),
 //! `SubscribeToTask` (the task first, -32004 for a finished one) and
-//! `ListTasks`. `GetTask` and `CancelTask` are the shared task methods.
+//! `ListTasks` (filters, including `statusTimestampAfter`, and a page whose
+//! `pageSize` is the number of tasks in it). `GetTask` and `CancelTask` are
+//! the shared task methods.
 
+use chrono::{DateTime, FixedOffset};
 use serde_json::{json, Value};
 
 use super::methods::{begin, follow, settle, Reply};
@@ -45,6 +48,8 @@ pub fn subscribe(a2a: &Shared, params: &Value, request_id: &Value) -> Result<Rep
 struct Query {
     context_id: Option<String>,
     state: Option<TaskState>,
+    /// `statusTimestampAfter`: only tasks whose status changed at or after it.
+    since: Option<DateTime<FixedOffset>>,
     size: usize,
     offset: usize,
     history_length: Option<usize>,
@@ -72,6 +77,17 @@ fn query(params: &Value) -> Result<Query, RpcError> {
             RpcError::invalid_params(format!("`params.status`: unknown task state `{name}`"))
         })?),
     };
+    let since = match ["statusTimestampAfter", "status_timestamp_after"]
+        .into_iter()
+        .find(|key| !params[*key].is_null())
+    {
+        None => None,
+        Some(key) => Some(params[key].as_str().and_then(rfc3339).ok_or_else(|| {
+            RpcError::invalid_params(format!(
+                "`params.{key}` must be an RFC 3339 timestamp such as 2026-01-31T09:00:00Z"
+            ))
+        })?),
+    };
     let size = number("pageSize")?.unwrap_or(PAGE);
     if !(1..=MOST).contains(&size) {
         return Err(RpcError::invalid_params(format!("`params.pageSize` must be 1 to {MOST}")));
@@ -85,6 +101,7 @@ fn query(params: &Value) -> Result<Query, RpcError> {
     Ok(Query {
         context_id: text("contextId").map(str::to_string),
         state,
+        since,
         size,
         offset,
         history_length: number("historyLength")?,
@@ -92,7 +109,13 @@ fn query(params: &Value) -> Result<Query, RpcError> {
     })
 }
 
-/// The 1.0 tasks this agent keeps, newest first, a page at a time.
+/// An RFC 3339 timestamp (what a `google.protobuf.Timestamp` is in JSON).
+fn rfc3339(text: &str) -> Option<DateTime<FixedOffset>> {
+    DateTime::parse_from_rfc3339(text).ok()
+}
+
+/// The 1.0 tasks this agent keeps, the most recently updated first (by
+/// status timestamp, CORE-LIST-003), a page at a time.
 pub fn list(a2a: &Shared, params: &Value) -> Result<Reply, RpcError> {
     let query = query(params)?;
     let matching: Vec<_> = a2a
@@ -101,6 +124,11 @@ pub fn list(a2a: &Shared, params: &Value) -> Result<Reply, RpcError> {
         .into_iter()
         .filter(|task| query.context_id.as_ref().is_none_or(|id| *id == task.context_id))
         .filter(|task| query.state.is_none_or(|state| state == task.state))
+        .filter(|task| {
+            query
+                .since
+                .is_none_or(|since| rfc3339(&task.timestamp).is_none_or(|changed| changed >= since))
+        })
         .collect();
     let total = matching.len();
     let tasks: Vec<Value> = matching
@@ -122,7 +150,8 @@ pub fn list(a2a: &Shared, params: &Value) -> Result<Reply, RpcError> {
     Ok(Reply::Result(json!({
         "tasks": tasks,
         "nextPageToken": next_page_token,
-        "pageSize": query.size,
+        // The size of this page, not the size asked for.
+        "pageSize": tasks.len(),
         "totalSize": total,
     })))
 }

@@ -289,40 +289,16 @@ fn text_part(dialect: Dialect, text: &str) -> Value {
     }
 }
 
+/// The data part `{skill, meeting_ids, timestamps}` (CONTRACT §8). Its keys are
+/// the application's data, not protocol field names, so they are the same in
+/// every dialect: 1.0 names its own fields in camelCase, never what a
+/// `google.protobuf.Value` carries.
 fn data_part(dialect: Dialect, data: &Value) -> Value {
     match dialect {
         Dialect::Early => json!({ "type": "data", "data": data }),
         Dialect::V03 => json!({ "kind": "data", "data": data }),
-        Dialect::V10 => json!({ "data": camel_case(data), "mediaType": "application/json" }),
+        Dialect::V10 => json!({ "data": data, "mediaType": "application/json" }),
     }
-}
-
-/// 1.0's JSON names fields in camelCase; its data parts follow suit
-/// (`meetingIds`, `startMs`), so a 1.0 client reads one convention.
-fn camel_case(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter().map(|(key, value)| (camel_key(key), camel_case(value))).collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(camel_case).collect()),
-        other => other.clone(),
-    }
-}
-
-fn camel_key(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
-    let mut upper = false;
-    for c in key.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The agent's status message, if it has one.
@@ -480,15 +456,6 @@ pub fn catch_up(task: &Snapshot) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn data_parts_of_1_0_are_camel_case() {
-        let data = json!({ "skill": "x", "meeting_ids": ["a"], "timestamps": [{ "start_ms": 1 }] });
-        assert_eq!(
-            camel_case(&data),
-            json!({ "skill": "x", "meetingIds": ["a"], "timestamps": [{ "startMs": 1 }] })
-        );
-    }
 
     #[test]
     fn whole_doubles_become_integers() {

@@ -409,6 +409,7 @@ async fn session_end_is_no_content(request: Request, next: Next) -> Response {
 mod tests {
     use super::*;
     use crate::skills::{Answer, Gate, SkillResult, Used};
+    use futures_util::StreamExt;
     use std::future::Future;
     use std::pin::Pin;
 
@@ -436,6 +437,135 @@ mod tests {
                 }
             })
         }
+    }
+
+    /// The SSE events of a body, read until one carries `"id":<id>` (or 10 s
+    /// pass): `(id:, data:)` of each.
+    async fn sse_until(body: axum::body::Body, id: u64) -> Vec<(String, String)> {
+        let mut stream = body.into_data_stream();
+        let mut text = String::new();
+        let needle = format!("\"id\":{id}");
+        let read = async {
+            while let Some(Ok(chunk)) = stream.next().await {
+                text.push_str(&String::from_utf8_lossy(&chunk));
+                if text.contains(&needle) && text.ends_with("\n\n") {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(10), read).await;
+        text.split("\n\n")
+            .filter(|event| !event.trim().is_empty())
+            .map(|event| {
+                let field = |name: &str| {
+                    event
+                        .lines()
+                        .filter_map(|line| line.strip_prefix(name))
+                        .map(str::trim_start)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                (field("id:"), field("data:"))
+            })
+            .collect()
+    }
+
+    /// Answers (like [`Fixed`]) once released.
+    struct Held(Arc<tokio::sync::Notify>);
+
+    impl SkillRunner for Held {
+        fn run(
+            &self,
+            call: SkillCall,
+            progress: Progress,
+        ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+            Box::pin(async move {
+                self.0.notified().await;
+                Fixed.run(call, progress).await
+            })
+        }
+    }
+
+    /// A client whose stream drops while a tool runs reconnects with
+    /// `Last-Event-ID` and gets the answer there: rmcp's session manager
+    /// primes every request's stream with an event id and `retry`, and keeps
+    /// the request's events until it has answered. (An answer already sent
+    /// is not kept: rmcp 3.9 drops a request's cache when it answers, unless
+    /// an `EventStore` is configured, and it ships none.)
+    #[tokio::test]
+    async fn a_client_that_lost_the_stream_gets_the_answer_after_last_event_id() {
+        use tower::ServiceExt as _;
+        let release = Arc::new(tokio::sync::Notify::new());
+        let runner = Arc::new(Held(Arc::clone(&release)));
+        let app = http_app(runner, Token::new("t"), CancellationToken::new());
+        let request = |method: Method, session: Option<&str>| {
+            let accept = if method == Method::GET {
+                "text/event-stream"
+            } else {
+                "application/json, text/event-stream"
+            };
+            let mut builder = axum::http::Request::builder()
+                .method(method)
+                .uri("/mcp")
+                .header("host", "127.0.0.1:47322")
+                .header("authorization", "Bearer t")
+                .header("accept", accept)
+                .header("content-type", "application/json")
+                .header("mcp-protocol-version", "2025-06-18");
+            if let Some(session) = session {
+                builder = builder.header("mcp-session-id", session);
+            }
+            builder
+        };
+        let post = |session: Option<&str>, message: Value| {
+            let body = axum::body::Body::from(message.to_string());
+            app.clone().oneshot(request(Method::POST, session).body(body).expect("request"))
+        };
+        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": { "name": "test", "version": "1" } } });
+        let response = post(None, init).await.expect("response");
+        let session =
+            response.headers()["mcp-session-id"].to_str().expect("session id").to_string();
+        sse_until(response.into_body(), 1).await;
+        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        let response = post(Some(&session), initialized).await.expect("response");
+        assert!(response.status().is_success(), "{}", response.status());
+
+        let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": { "name": "list_meetings", "arguments": {} } });
+        let response = post(Some(&session), call).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        // Read the priming event (an id, a retry and no data), then lose the stream.
+        let mut stream = response.into_body().into_data_stream();
+        let first = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("a first event in time")
+            .expect("a first event")
+            .expect("a chunk");
+        let first = String::from_utf8_lossy(&first).to_string();
+        assert!(first.contains("retry:") && !first.contains("data: {"), "{first}");
+        let priming = first
+            .lines()
+            .find_map(|line| line.strip_prefix("id:"))
+            .map(str::trim)
+            .expect("the priming event has an id")
+            .to_string();
+        drop(stream);
+
+        let resume = request(Method::GET, Some(&session))
+            .header("last-event-id", &priming)
+            .body(axum::body::Body::empty())
+            .expect("request");
+        let response = app.clone().oneshot(resume).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        release.notify_one();
+        let events = sse_until(response.into_body(), 2).await;
+        let answer = events.iter().find_map(|(_, data)| {
+            serde_json::from_str::<Value>(data).ok().filter(|message| message["id"] == 2)
+        });
+        let answer = answer.unwrap_or_else(|| panic!("no answer after reconnecting: {events:?}"));
+        assert_eq!(answer["result"]["structuredContent"]["skill"], "list_meetings", "{answer}");
     }
 
     #[test]

@@ -231,9 +231,9 @@ impl SkillError {
     pub fn from_client(doing: &str, error: ClientError) -> SkillError {
         let (status, code, message) = match error {
             ClientError::Api { status, code, message } => (status, code, message),
-            ClientError::Unreachable(_) | ClientError::NotLoopback(_) => {
-                return SkillError::Unavailable(error.to_string())
-            }
+            ClientError::Unreachable(_)
+            | ClientError::NotLoopback(_)
+            | ClientError::Impostor(_) => return SkillError::Unavailable(error.to_string()),
             ClientError::Decode(detail) => {
                 return SkillError::Failed(format!("{doing}: unexpected answer: {detail}"))
             }

@@ -13,6 +13,7 @@ use recorder_api_types::{ErrorCode, CLIENT_HEADER, GATEWAY_CLIENT};
 
 use crate::clock::now_ms;
 use crate::error::ApiError;
+use crate::guard::origin::is_own_page;
 use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
 use crate::tokens::{hash_token, same_secret};
@@ -24,8 +25,9 @@ pub enum Principal {
     Api { agent: bool },
     /// A token from `/v1/pair` (scope `extension`).
     Paired { id: String },
-    /// The person, through the UI session cookie or `ui_token`.
-    Person,
+    /// The person, through the UI session cookie (`session`: its token, so the
+    /// person can sign it out) or `ui_token` (`session: None`).
+    Person { session: Option<String> },
     /// Routes that need no credentials.
     Anonymous,
 }
@@ -107,17 +109,26 @@ fn record_use(state: &AppState, pairing_id: &str) {
 fn person_principal(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
     if let Some(token) = bearer(headers) {
         return if same_secret(&token, &state.tokens.ui) {
-            Ok(Principal::Person)
+            Ok(Principal::Person { session: None })
         } else {
             Err(ApiError::unauthorized("the bearer token is not valid here"))
         };
     }
-    match session_cookie(headers) {
-        Some(session) if state.sessions.is_valid_session(&session, now_ms()) => {
-            Ok(Principal::Person)
-        }
-        _ => Err(ApiError::unauthorized("sign in with `recorder open`")),
+    let Some(session) = session_cookie(headers) else {
+        return Err(ApiError::unauthorized("sign in with `recorder open`"));
+    };
+    // A browser sends the cookie with requests from every port of this host
+    // (cookies and SameSite ignore ports): only the app's own pages may use it.
+    if !is_own_page(headers) {
+        return Err(ApiError::new(
+            ErrorCode::ForbiddenOrigin,
+            "only the app's own pages may use its session; this request came from another page",
+        ));
     }
+    if !state.sessions.use_session(&session, now_ms()) {
+        return Err(ApiError::unauthorized("signed out: sign in with `recorder open`"));
+    }
+    Ok(Principal::Person { session: Some(session) })
 }
 
 fn check_scope(principal: &Principal, method: &Method, path: &str) -> Result<(), ApiError> {

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod gates;
 pub mod host;
+pub mod origin;
 
 pub use auth::Principal;
 pub use gates::Requirement;

@@ -5,15 +5,19 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::future::ready;
+
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::Extension;
 use futures_util::stream::{self, Stream, StreamExt};
 use recorder_api_types::ErrorBody;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tokio_stream::wrappers::BroadcastStream;
 
 use crate::events::StoredEvent;
+use crate::guard::Principal;
 use crate::state::AppState;
 
 /// The event stream. Each event: `id:`, `event:` (= type), `data:` `{type, data, at}`.
@@ -26,8 +30,11 @@ use crate::state::AppState;
     security(("bearer" = [])))]
 pub async fn events(
     State(state): State<AppState>,
+    principal: Option<Extension<Principal>>,
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let paired = matches!(principal.as_deref(), Some(Principal::Paired { .. }));
+    let visible = move |event: &StoredEvent| !paired || PAIRED_EVENTS.contains(&event.kind);
     let last_id = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())
@@ -35,15 +42,15 @@ pub async fn events(
     let subscription = state.events.subscribe(last_id);
     let newest_replayed = subscription.replay.last().map(|event| event.id).unwrap_or(0);
     let retry = stream::once(async { Event::default().retry(Duration::from_millis(2000)) });
-    let replay = stream::iter(subscription.replay).map(to_sse);
+    let replay = stream::iter(subscription.replay).filter(move |e| ready(visible(e))).map(to_sse);
     // A subscriber that falls more than the channel's capacity (256) behind is
     // closed; it reconnects with Last-Event-ID and catches up from the kept 1024.
     let live = BroadcastStream::new(subscription.live)
-        .take_while(|item| {
-            std::future::ready(!matches!(item, Err(BroadcastStreamRecvError::Lagged(_))))
-        })
+        .take_while(|item| ready(!matches!(item, Err(BroadcastStreamRecvError::Lagged(_)))))
         .filter_map(move |item| {
-            std::future::ready(item.ok().filter(|event| event.id > newest_replayed).map(to_sse))
+            ready(
+                item.ok().filter(|event| event.id > newest_replayed && visible(event)).map(to_sse),
+            )
         });
     let shutdown = state.shutdown.clone();
     let stream = retry
@@ -54,6 +61,22 @@ pub async fn events(
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)).text("keep-alive"))
 }
+
+/// What a paired extension's token may see: recording state (the levels too:
+/// they keep its stream, and so Chrome's worker, alive while recording, and say
+/// nothing of what is said), prompts, markers and pairing. Never transcript text
+/// (`segment.*`), notes or meeting changes.
+const PAIRED_EVENTS: [&str; 9] = [
+    "recording.started",
+    "recording.stopped",
+    "recording.paused",
+    "recording.levels",
+    "recording.channel",
+    "prompt.shown",
+    "prompt.answered",
+    "marker.added",
+    "pair.completed",
+];
 
 fn to_sse(event: Arc<StoredEvent>) -> Event {
     Event::default().id(event.id.to_string()).event(event.kind).data(event.json.clone())

@@ -2,14 +2,12 @@
 //! the UI session cookie or `ui_token`, never by `api_token` or a paired token.
 
 use axum::extract::{Path, State};
-use axum::http::header::{LOCATION, SET_COOKIE};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::Json;
 use recorder_api_types::{
-    Empty, ErrorCode, Event, LicenseInfo, LicenseRequest, LoginLink, LoginLinkRequest, Meeting,
-    Pairing, PairingCode, Pairings, PauseReply, PauseRequest, PendingPrompts, PersonStartRequest,
-    PlanReply, PromptAnswer, PromptAnswerRequest, RecordingPaused, StopReply,
+    Empty, ErrorCode, Event, LicenseInfo, LicenseRequest, Meeting, Pairing, PairingCode, Pairings,
+    PauseReply, PauseRequest, PendingPrompts, PersonStartRequest, PlanReply, PromptAnswer,
+    PromptAnswerRequest, RecordingPaused, StopReply,
 };
 use recorder_domain::Plan;
 use recorder_store::PromptState;
@@ -18,63 +16,11 @@ use serde_json::{json, Value};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::text;
-use crate::extract::{parse_json, ApiJson, BodyBytes, QueryMap};
+use crate::extract::ApiJson;
 use crate::license;
 use crate::managed::SettingsChangeError;
 use crate::recording::prompts::start_spec_of;
-use crate::sessions::COOKIE_NAME;
 use crate::state::AppState;
-
-/// `POST /ui/login-links` `{ page? }` → a one-time login URL, valid 60 s, that
-/// opens `page` (an app path; `/` by default). The page is held server-side
-/// with the code, so the link cannot be edited into a redirect elsewhere.
-pub async fn login_link(
-    State(state): State<AppState>,
-    BodyBytes(body): BodyBytes,
-) -> ApiResult<Json<LoginLink>> {
-    let request: LoginLinkRequest =
-        if body.trim_ascii().is_empty() { LoginLinkRequest::default() } else { parse_json(&body)? };
-    let page = request.page.unwrap_or_else(|| "/".to_string());
-    if !is_app_path(&page) {
-        return Err(ApiError::invalid(
-            "field `page` must be a path of the app, such as /settings/extension",
-        ));
-    }
-    let code = state.sessions.new_link(now_ms(), &page);
-    Ok(Json(LoginLink { url: format!("http://127.0.0.1:{}/ui/login?code={code}", state.port) }))
-}
-
-/// `/settings/extension?pair` yes; `//elsewhere`, `/\\elsewhere`, `https://…` no.
-fn is_app_path(page: &str) -> bool {
-    let mut chars = page.chars();
-    chars.next() == Some('/')
-        && !matches!(chars.next(), Some('/' | '\\'))
-        && page.len() <= 300
-        && page.chars().all(|c| c.is_ascii_graphic())
-}
-
-/// `GET /ui/login?code=…` → sets the session cookie and redirects to `/`. A
-/// wrong, expired or used link is 401: a page that says what to do for a
-/// browser, the error body for everyone else.
-pub async fn login(
-    State(state): State<AppState>,
-    query: QueryMap,
-    headers: axum::http::HeaderMap,
-) -> ApiResult<Response> {
-    let code = query.text("code").unwrap_or_default();
-    let Some(redeemed) = state.sessions.redeem_link(code, now_ms()) else {
-        let wants_page = headers
-            .get(axum::http::header::ACCEPT)
-            .and_then(|value| value.to_str().ok())
-            .is_some_and(|accept| accept.contains("text/html"));
-        if wants_page {
-            return Ok(crate::assets::used_login_link());
-        }
-        return Err(ApiError::unauthorized("this login link is wrong, expired or already used"));
-    };
-    let cookie = format!("{COOKIE_NAME}={}; HttpOnly; SameSite=Strict; Path=/", redeemed.session);
-    Ok((StatusCode::SEE_OTHER, [(LOCATION, redeemed.opens), (SET_COOKIE, cookie)]).into_response())
-}
 
 /// `POST /ui/prompts/:prompt_id/answer` `{ answer: record | decline | always }`.
 pub async fn answer_prompt(

@@ -104,6 +104,7 @@ pub async fn policy(State(state): State<AppState>) -> Json<PolicyReport> {
         managed_by: policy.organization_name().unwrap_or("your organisation").to_string(),
         keys,
         invalid,
+        error: state.policy.error(),
     })
 }
 

@@ -8,6 +8,10 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 
 use super::{AudioError, AudioStream, SAMPLE_RATE};
 
+/// The demuxers of the import's known audio extensions (CONTRACT §4).
+pub const AUDIO_DEMUXERS: &str =
+    "wav,mp3,mov,mp4,m4a,3gp,3g2,mj2,aac,flac,ogg,matroska,webm,aiff,caf,asf,amr,w64";
+
 pub struct FfmpegStream {
     child: Child,
     stdout: ChildStdout,
@@ -18,7 +22,11 @@ pub struct FfmpegStream {
 impl FfmpegStream {
     pub fn spawn(ffmpeg: &Path, input: &Path) -> Result<Self, AudioError> {
         let mut child = Command::new(ffmpeg)
-            .args(["-nostdin", "-hide_banner", "-loglevel", "error", "-i"])
+            .args(["-nostdin", "-hide_banner", "-loglevel", "error"])
+            // The file is read as a local audio file and nothing else: no
+            // network or other protocol, and no playlist or concat demuxer that
+            // would make ffmpeg open other files or URLs named inside it.
+            .args(["-protocol_whitelist", "file,pipe", "-format_whitelist", AUDIO_DEMUXERS, "-i"])
             .arg(input)
             .args(["-vn", "-ac", "1", "-ar", &SAMPLE_RATE.to_string(), "-f", "f32le", "pipe:1"])
             .stdin(Stdio::null())
