@@ -6,6 +6,9 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::sync::Notify;
 
 use recorder_api_types::{SessionInfo, SessionSource};
 
@@ -54,6 +57,8 @@ pub struct Sessions {
     // each lock is held only for one lookup or change.
     links: Mutex<HashMap<[u8; 32], Link>>,
     sessions: Mutex<HashMap<[u8; 32], Session>>,
+    /// Woken whenever a session is signed out, for the event streams it opened.
+    ended: Notify,
 }
 
 impl Sessions {
@@ -107,15 +112,44 @@ impl Sessions {
 
     /// Ends the session of this token (signing out); false if there was none.
     pub fn end_by_token(&self, token: &str) -> bool {
-        lock(&self.sessions).remove(&hash_token(token)).is_some()
+        let ended = lock(&self.sessions).remove(&hash_token(token)).is_some();
+        self.ended.notify_waiters();
+        ended
     }
 
     /// Ends the session with this public id; false if there is none.
     pub fn end_by_id(&self, id: &str) -> bool {
-        let mut sessions = lock(&self.sessions);
-        let before = sessions.len();
-        sessions.retain(|_, session| session.id != id);
-        sessions.len() != before
+        let ended = {
+            let mut sessions = lock(&self.sessions);
+            let before = sessions.len();
+            sessions.retain(|_, session| session.id != id);
+            sessions.len() != before
+        };
+        self.ended.notify_waiters();
+        ended
+    }
+
+    /// Whether the session of this token is signed in at `now` and within its
+    /// 7 days. Unlike [`Sessions::use_session`] it does not count as a use: an
+    /// open event stream keeps a session open, not alive.
+    pub fn is_signed_in(&self, token: &str, now: i64) -> bool {
+        lock(&self.sessions)
+            .get(&hash_token(token))
+            .is_some_and(|session| now < session.created_at + SESSION_LIFETIME_MS)
+    }
+
+    /// Resolves once the session of `token` is signed out or past its 7 days
+    /// (checked at every sign-out, and every minute), so a stream it opened ends.
+    pub async fn signed_out(&self, token: &str) {
+        loop {
+            let notified = self.ended.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if !self.is_signed_in(token, crate::clock::now_ms()) {
+                return;
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(60), notified).await;
+        }
     }
 
     /// Every live session, newest first; `current` marks the caller's own.
@@ -197,6 +231,25 @@ mod tests {
             assert!(sessions.use_session(&busy, now), "used every 6 h, at {now}");
         }
         assert!(!sessions.use_session(&busy, SESSION_LIFETIME_MS), "7 days at most");
+    }
+
+    #[tokio::test]
+    async fn a_stream_learns_when_its_session_is_signed_out() {
+        let sessions = std::sync::Arc::new(Sessions::default());
+        let now = crate::clock::now_ms();
+        let code = sessions.new_link(now, "/", SessionSource::Browser);
+        let token = sessions.redeem_link(&code, now, CHROME).expect("signed in").session;
+        let waiting = {
+            let (sessions, token) = (sessions.clone(), token.clone());
+            tokio::spawn(async move { sessions.signed_out(&token).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished(), "still signed in");
+        assert!(sessions.end_by_token(&token));
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("woken by the sign-out")
+            .expect("task");
     }
 
     #[test]

@@ -108,6 +108,16 @@ async fn signing_out_ends_the_session_and_sessions_are_listed() {
     let firefox = sessions.iter().find(|s| s["browser"] == "Firefox").expect("firefox");
     assert!(firefox["expires_at"].as_i64() > firefox["last_used_at"].as_i64());
 
+    // The other session's open event stream ends when it is signed out.
+    let stream = http()
+        .get(service.url("/ui/events"))
+        .header("cookie", &other)
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .expect("events");
+    assert_eq!(stream.status(), 200);
+
     // Ending the other session from this one.
     let path = format!("/ui/sessions/{}", firefox["id"].as_str().expect("id"));
     let ended = with_cookie(&service, Method::DELETE, &path, &browser, &same).await;
@@ -115,6 +125,11 @@ async fn signing_out_ends_the_session_and_sessions_are_listed() {
     with_cookie(&service, Method::GET, "/ui/settings", &other, &same)
         .await
         .expect_error(401, "unauthorized");
+    let body = tokio::time::timeout(Duration::from_secs(10), stream.text())
+        .await
+        .expect("the signed-out session's stream ends")
+        .expect("body");
+    assert!(body.contains("retry"), "{body}");
     with_cookie(&service, Method::DELETE, &path, &browser, &same)
         .await
         .expect_error(404, "not_found");

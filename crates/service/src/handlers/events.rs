@@ -34,6 +34,10 @@ pub async fn events(
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let paired = matches!(principal.as_deref(), Some(Principal::Paired { .. }));
+    let session = match principal.as_deref() {
+        Some(Principal::Person { session }) => session.clone(),
+        _ => None,
+    };
     let visible = move |event: &StoredEvent| !paired || PAIRED_EVENTS.contains(&event.kind);
     let last_id = headers
         .get("last-event-id")
@@ -52,12 +56,21 @@ pub async fn events(
                 item.ok().filter(|event| event.id > newest_replayed && visible(event)).map(to_sse),
             )
         });
-    let shutdown = state.shutdown.clone();
-    let stream = retry
-        .chain(replay)
-        .chain(live)
-        .map(Ok)
-        .take_until(async move { shutdown.cancelled().await });
+    let (shutdown, sessions) = (state.shutdown.clone(), state.clone());
+    // The stream ends at shutdown, and when the session that opened it signs out.
+    let ended = async move {
+        let signed_out = async {
+            match &session {
+                Some(token) => sessions.sessions.signed_out(token).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = shutdown.cancelled() => {}
+            _ = signed_out => {}
+        }
+    };
+    let stream = retry.chain(replay).chain(live).map(Ok).take_until(ended);
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)).text("keep-alive"))
 }
