@@ -3,8 +3,8 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use rand::RngCore;
+use recorder_api_types::identity::token_digest;
 use recorder_settings::DataDir;
-use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// 32 random bytes from the OS CSPRNG, base64url without padding.
@@ -14,9 +14,10 @@ pub fn generate_token() -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// What the database keeps of a paired token: its SHA-256.
+/// What the database keeps of a paired token: its SHA-256 (the same digest the
+/// identity proof is keyed with).
 pub fn hash_token(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
+    token_digest(token)
 }
 
 pub fn same_secret(presented: &str, expected: &str) -> bool {

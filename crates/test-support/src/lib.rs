@@ -1,6 +1,7 @@
 //! Test support: a real `recorder serve` on an ephemeral port with a temporary
 //! data folder, seeded meetings, and licences signed with the development key.
 
+pub mod impostor;
 pub mod speech;
 
 use std::io::{BufRead, BufReader};

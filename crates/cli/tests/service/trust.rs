@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use recorder_api_types::identity::{key_id, proof, token_digest};
+use recorder_test_support::impostor::Impostor;
 use recorder_test_support::{http, seed, Options, SeedMeeting, TestService};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -186,23 +187,7 @@ async fn the_cli_sends_no_token_to_another_program_on_the_port() {
     let port = service.port;
     service.stop();
     // Something else takes the port while the service is down and logs what it gets.
-    let socket = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let log = seen.clone();
-    std::thread::spawn(move || {
-        use std::io::{Read, Write};
-        for mut stream in socket.incoming().flatten() {
-            let mut buffer = vec![0u8; 16 * 1024];
-            let read = stream.read(&mut buffer).unwrap_or(0);
-            log.lock().expect("lock").push(String::from_utf8_lossy(&buffer[..read]).to_string());
-            let body = r#"{"service":"recorder","version":"0.1.0","proof":"x","ok":true}"#;
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
+    let impostor = Impostor::listen(port);
     for args in [&["status"][..], &["meetings", "list"], &["pair"], &["open", "--print"]] {
         let output = service.cli().args(args).output().expect("cli runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -214,12 +199,7 @@ async fn the_cli_sends_no_token_to_another_program_on_the_port() {
             "{args:?}: {stderr}"
         );
     }
-    let requests = seen.lock().expect("lock").clone();
-    assert!(!requests.is_empty());
-    for request in &requests {
-        assert!(!request.to_ascii_lowercase().contains("authorization"), "{request}");
-        assert!(!request.contains(&service.api_token) && !request.contains(&service.ui_token));
-    }
+    impostor.assert_got_no_token(&[&service.api_token, &service.ui_token]);
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ use serde_json::json;
 use tokio::sync::Mutex;
 
 use app::App;
+use recorder_test_support::impostor::Impostor;
 use session::Session;
 use tray::{look, Tray};
 
@@ -261,42 +262,21 @@ async fn with_recorder_serve_running_the_app_attaches_and_quit_leaves_the_servic
 /// stops (SECURITY.md, "another user of this machine").
 #[tokio::test(flavor = "multi_thread")]
 async fn another_program_on_the_port_gets_no_token_from_the_app() {
-    use std::io::{Read, Write};
     let _turn = ONE_AT_A_TIME.lock().await;
     let session = Session::start().await;
     let data = session.home().join("data");
     std::fs::create_dir_all(&data).expect("data folder");
     let token = "the-ui-token-of-this-data-folder-0123456789a";
     std::fs::write(data.join("ui_token"), token).expect("ui_token");
-    let impostor = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = impostor.local_addr().expect("address").port();
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let log = seen.clone();
-    std::thread::spawn(move || {
-        for mut stream in impostor.incoming().flatten() {
-            let mut buffer = vec![0u8; 16 * 1024];
-            let read = stream.read(&mut buffer).unwrap_or(0);
-            log.lock().expect("log").push(String::from_utf8_lossy(&buffer[..read]).to_string());
-            let body = r#"{"service":"recorder","version":"0.1.0","proof":"forged","ok":true}"#;
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
+    let impostor = Impostor::listen(0);
+    let port = impostor.port;
     let output =
         app::command(&session, &data, &["--port", &port.to_string()]).output().expect("run");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let told = format!("something else is listening on port {port}; it is not this Recorder");
     assert!(stderr.contains(&told), "{stderr}");
-    let requests = seen.lock().expect("log").clone();
-    assert!(!requests.is_empty(), "the app asked the listener to prove itself");
-    for request in &requests {
-        assert!(!request.to_ascii_lowercase().contains("authorization"), "{request}");
-        assert!(!request.contains(token), "{request}");
-    }
+    impostor.assert_got_no_token(&[token]);
 }
 
 #[tokio::test(flavor = "multi_thread")]

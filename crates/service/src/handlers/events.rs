@@ -30,12 +30,12 @@ use crate::state::AppState;
     security(("bearer" = [])))]
 pub async fn events(
     State(state): State<AppState>,
-    principal: Option<Extension<Principal>>,
+    Extension(principal): Extension<Principal>,
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let paired = matches!(principal.as_deref(), Some(Principal::Paired { .. }));
-    let session = match principal.as_deref() {
-        Some(Principal::Person { session }) => session.clone(),
+    let paired = matches!(principal, Principal::Paired { .. });
+    let session = match principal {
+        Principal::Person { session } => session,
         _ => None,
     };
     let visible = move |event: &StoredEvent| !paired || PAIRED_EVENTS.contains(&event.kind);

@@ -6,12 +6,13 @@
 use axum::extract::State;
 use axum::Json;
 use recorder_api_types::identity::{
-    is_valid_key_id, is_valid_nonce, key_id, proof, token_digest, IdentityProof, SERVICE_NAME,
+    is_valid_key_id, is_valid_nonce, key_id, proof, IdentityProof, SERVICE_NAME,
 };
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::QueryMap;
 use crate::state::AppState;
+use crate::tokens::hash_token;
 
 pub async fn prove_identity(
     State(state): State<AppState>,
@@ -39,7 +40,7 @@ pub async fn prove_identity(
 /// The digests of every token this service accepts: `api_token`, `ui_token`
 /// and the paired tokens (kept only as digests).
 fn known_digests(state: &AppState) -> Vec<[u8; 32]> {
-    let mut digests = vec![token_digest(&state.tokens.api), token_digest(&state.tokens.ui)];
+    let mut digests = vec![hash_token(&state.tokens.api), hash_token(&state.tokens.ui)];
     let paired = state.tokens.paired.read().unwrap_or_else(|p| p.into_inner());
     digests.extend(paired.keys().copied());
     digests
