@@ -56,39 +56,37 @@ Run:  python3 bench/crash.py [--trials 100] [--seed 1] [--only-seed S]
 Needs: a built `target/debug/recorder` (RECORDER_BIN overrides; debug builds
 accept the development licence), espeak-ng, sox, and
 target/test-models/{ggml-tiny.en-q8_0.bin, silero-vad.safetensors}
-(scripts/test-model.sh).
+(scripts/test-model.sh). The service, HTTP, audio, seeding, licence and report
+helpers are bench/harness's; this file holds the scenarios and the checks.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import datetime
-import hashlib
-import http.client
 import json
 import os
 import pathlib
 import random
 import re
 import shutil
-import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import traceback
-import uuid
-import wave
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-BIN = os.environ.get("RECORDER_BIN", str(ROOT / "target/debug/recorder"))
-MODELS = ROOT / "target/test-models"
+from harness.audio import run_tool, speak, wav_ms
+from harness.client import call, upload
+from harness.common import MODELS, ROOT, build_kind, copy_binary, env_path, make_log, require_files, require_tools
+from harness.license import DEV_SEED, dev_license
+from harness.report import table_head, write_result
+from harness.seeding import seed_meetings
+from harness.service import Killer, Service, StartFailed, service_env
+
+BIN = env_path("RECORDER_BIN", ROOT / "target/debug/recorder")
 MODEL = MODELS / "ggml-tiny.en-q8_0.bin"
 VAD = MODELS / "silero-vad.safetensors"
-DEV_SEED = ROOT / "tests/fixtures/dev-license.seed"
 
 SPEED = 4
 READY_LIMIT = 120.0
@@ -120,80 +118,7 @@ SCENARIOS = ["recording", "import", "notes", "export", "retention"]
 WEIGHTS = [35, 25, 13, 13, 14]
 
 
-def log(message: str) -> None:
-    print(f"[crash] {message}", file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------
-# Ed25519 signing (RFC 8032 section 6), for the development licence
-# --------------------------------------------------------------------------
-
-_P = 2**255 - 19
-_Q = 2**252 + 27742317777372353535851937790883648493
-_D = -121665 * pow(121666, _P - 2, _P) % _P
-_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
-
-
-def _add(a, b):
-    x = (a[1] - a[0]) * (b[1] - b[0]) % _P
-    y = (a[1] + a[0]) * (b[1] + b[0]) % _P
-    c = 2 * a[3] * b[3] * _D % _P
-    d = 2 * a[2] * b[2] % _P
-    e, f, g, h = y - x, d - c, d + c, y + x
-    return (e * f, g * h, f * g, e * h)
-
-
-def _mul(scalar, point):
-    result = (0, 1, 1, 0)
-    while scalar > 0:
-        if scalar & 1:
-            result = _add(result, point)
-        point = _add(point, point)
-        scalar >>= 1
-    return result
-
-
-def _recover_x(y, sign):
-    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P)
-    x = pow(x2, (_P + 3) // 8, _P)
-    if (x * x - x2) % _P:
-        x = x * _SQRT_M1 % _P
-    if (x & 1) != sign:
-        x = _P - x
-    return x
-
-
-_GY = 4 * pow(5, _P - 2, _P) % _P
-_GX = _recover_x(_GY, 0)
-_G = (_GX, _GY, 1, _GX * _GY % _P)
-
-
-def _compress(point):
-    zinv = pow(point[2], _P - 2, _P)
-    x, y = point[0] * zinv % _P, point[1] * zinv % _P
-    return int.to_bytes(y | ((x & 1) << 255), 32, "little")
-
-
-def ed25519_sign(seed: bytes, message: bytes) -> bytes:
-    digest = hashlib.sha512(seed).digest()
-    a = int.from_bytes(digest[:32], "little")
-    a &= (1 << 254) - 8
-    a |= 1 << 254
-    public = _compress(_mul(a, _G))
-    r = int.from_bytes(hashlib.sha512(digest[32:] + message).digest(), "little") % _Q
-    big_r = _compress(_mul(r, _G))
-    h = int.from_bytes(hashlib.sha512(big_r + public + message).digest(), "little") % _Q
-    return big_r + int.to_bytes((r + h * a) % _Q, 32, "little")
-
-
-def dev_license() -> dict:
-    """As crates/test-support's dev_license(None): a Pro licence signed with the
-    development key (debug builds only)."""
-    seed = bytes.fromhex(DEV_SEED.read_text().strip())
-    payload = json.dumps({"issued_at": 1_700_000_000_000, "licensee": "Crash Bench", "plan": "pro"},
-                         separators=(",", ":")).encode()
-    b64 = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-    return {"payload": b64(payload), "signature": b64(ed25519_sign(seed, payload))}
+log = make_log("crash")
 
 
 # --------------------------------------------------------------------------
@@ -201,18 +126,8 @@ def dev_license() -> dict:
 # --------------------------------------------------------------------------
 
 
-def run_tool(*args) -> None:
-    done = subprocess.run([str(a) for a in args], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(map(str, args))} failed: {done.stderr.strip()}")
-
-
 def speak_padded(text: str, path: pathlib.Path, before: float, after: float) -> None:
-    raw = path.with_suffix(".espeak.wav")
-    run_tool("espeak-ng", "-v", "en-us", "-s", "150", "-w", raw, text)
-    run_tool("sox", raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", path,
-             "pad", before, after)
-    raw.unlink()
+    speak(text, path, speed=150, pad=(before, after))
 
 
 def make_fixtures(folder: pathlib.Path) -> dict[str, pathlib.Path]:
@@ -240,179 +155,6 @@ def make_fixtures(folder: pathlib.Path) -> dict[str, pathlib.Path]:
     run_tool("sox", joined, "-r", "44100", "-c", "2", "-b", "16", "-e", "signed-integer",
              files["upload"])
     return files
-
-
-def wav_ms(path: pathlib.Path) -> int | None:
-    try:
-        with wave.open(str(path), "rb") as handle:
-            return handle.getnframes() * 1000 // handle.getframerate()
-    except (OSError, wave.Error, EOFError):
-        return None
-
-
-# --------------------------------------------------------------------------
-# The service
-# --------------------------------------------------------------------------
-
-
-class StartFailed(Exception):
-    pass
-
-
-class Service:
-    """One life of `recorder serve` on a data folder."""
-
-    def __init__(self, binary: str, data: pathlib.Path, extra: list[str], env: dict, log_path: pathlib.Path):
-        self.data = data
-        self.log_path = log_path
-        with open(log_path, "ab") as handle:
-            handle.write(f"\n===== start {time.strftime('%H:%M:%S')} {' '.join(extra)}\n".encode())
-            self.process = subprocess.Popen(
-                [binary, "serve", "--port", "0", "--data-dir", str(data), *extra],
-                stdout=subprocess.PIPE, stderr=handle, stdin=subprocess.DEVNULL, env=env)
-        self.spawned = time.monotonic()
-        self.port: int | None = None
-        self._line: list[str] = []
-        self._got_line = threading.Event()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        stream = self.process.stdout
-        try:
-            first = stream.readline()
-            self._line.append(first.decode("utf-8", "replace").strip())
-            self._got_line.set()
-            while stream.read(65536):
-                pass
-        except (OSError, ValueError):
-            self._got_line.set()
-
-    def wait_listening(self, timeout: float = 30.0) -> int:
-        if not self._got_line.wait(timeout):
-            raise StartFailed(f"no `recorder listening on` line within {timeout:.0f} s")
-        line = self._line[0] if self._line else ""
-        match = re.search(r"recorder listening on http://127\.0\.0\.1:(\d+)", line)
-        if not match:
-            self.process.wait(timeout=10) if self.process.poll() is None else None
-            raise StartFailed(f"the service did not start (exit {self.process.poll()}, first line {line!r}): "
-                              f"{self.stderr_tail()}")
-        self.port = int(match.group(1))
-        return self.port
-
-    def token(self, name: str) -> str:
-        return (self.data / name).read_text().strip()
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def terminate(self, limit: float = 20.0) -> float | None:
-        """SIGTERM; seconds to exit, or None when it had to be killed."""
-        started = time.monotonic()
-        if self.process.poll() is not None:
-            return 0.0
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=limit)
-            return time.monotonic() - started
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return None
-
-    def stderr_tail(self, lines: int = 6) -> str:
-        try:
-            text = self.log_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return " | ".join(line.strip() for line in text[-lines:])
-
-
-def call(port, token, method, path, body=None, timeout=30.0):
-    """(status, parsed body) or (None, error text) when the service is gone."""
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        headers = {"Authorization": f"Bearer {token}"}
-        payload = None
-        if body is not None:
-            payload = json.dumps(body)
-            headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=payload, headers=headers)
-        response = connection.getresponse()
-        raw = response.read()
-        connection.close()
-        try:
-            parsed = json.loads(raw) if raw else None
-        except ValueError:
-            parsed = raw.decode("utf-8", "replace")
-        return response.status, parsed
-    except (OSError, http.client.HTTPException) as error:
-        return None, f"{type(error).__name__}: {error}"
-
-
-def upload(port, token, path: pathlib.Path, name: str, chunk: int, pause: float, stop: threading.Event):
-    """The person's upload, streamed in chunks with pauses."""
-    try:
-        data = path.read_bytes()
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.putrequest("POST", "/ui/imports")
-        connection.putheader("Authorization", f"Bearer {token}")
-        connection.putheader("X-File-Name", name)
-        connection.putheader("Content-Type", "audio/wav")
-        connection.putheader("Content-Length", str(len(data)))
-        connection.endheaders()
-        for offset in range(0, len(data), chunk):
-            connection.send(data[offset:offset + chunk])
-            if stop.wait(pause):
-                break
-        response = connection.getresponse()
-        raw = response.read()
-        return response.status, json.loads(raw) if raw else None
-    except (OSError, http.client.HTTPException, ValueError) as error:
-        return None, f"{type(error).__name__}: {error}"
-
-
-class Killer:
-    """SIGKILLs a service `delay` seconds after being armed (once)."""
-
-    def __init__(self, service: Service):
-        self.service = service
-        self.done = threading.Event()
-        self.thread: threading.Thread | None = None
-        self.at_wall: float | None = None
-        self.at: float | None = None
-
-    def arm(self, delay: float) -> None:
-        if self.thread is not None:
-            return
-
-        def fire():
-            time.sleep(max(0.0, delay))
-            self.at = time.monotonic()
-            self.at_wall = time.time()
-            self.service.kill()
-            self.done.set()
-
-        self.thread = threading.Thread(target=fire, daemon=True)
-        self.thread.start()
-
-    def sleep(self, seconds: float) -> bool:
-        """Sleeps; True when the service was killed meanwhile."""
-        return self.done.wait(max(0.0, seconds))
-
-    def finish(self) -> None:
-        if self.thread is None:
-            self.arm(0.0)
-        self.thread.join()
-
-
-def uuid7(rng: random.Random, ms: int) -> str:
-    value = (ms & ((1 << 48) - 1)) << 80
-    value |= 0x7 << 76
-    value |= rng.getrandbits(12) << 64
-    value |= 0b10 << 62
-    value |= rng.getrandbits(62)
-    return str(uuid.UUID(int=value))
 
 
 # --------------------------------------------------------------------------
@@ -475,10 +217,10 @@ class Trial:
         return service
 
     def api(self, method, path, body=None, timeout=30.0):
-        return call(self.service.port, self.service.token("api_token"), method, path, body, timeout)
+        return call(self.service.port, self.service.api, method, path, body, timeout)
 
     def person(self, method, path, body=None, timeout=30.0):
-        return call(self.service.port, self.service.token("ui_token"), method, path, body, timeout)
+        return call(self.service.port, self.service.ui, method, path, body, timeout)
 
     def short_delay(self, wide: float, tight: float) -> float:
         """Either a tight window, about as long as the request takes (where its
@@ -598,7 +340,7 @@ class Trial:
             delay = upload_time + self.short_delay(2.5, 0.02) if self.rng.random() < 0.5 else self.rng.uniform(0.0, upload_time)
             self.phase_note(f"upload ({size // 1024} KiB in {upload_time:.2f} s): kill {delay:.2f} s after it began")
             killer.arm(delay)
-            status, answer = upload(self.service.port, self.service.token("ui_token"), self.run.fixtures["upload"],
+            status, answer = upload(self.service.port, self.service.ui, self.run.fixtures["upload"],
                                     "Weekly%20sync.wav", chunk, pause, killer.done)
             if status == 202:
                 self.acked_meetings.append(answer["id"])
@@ -611,44 +353,8 @@ class Trial:
     def seed_meetings(self, specs: list[dict]) -> None:
         """Writes meetings into recorder.db while the service is stopped, as
         crates/test-support's seed() does, with audio files when asked."""
-        db = sqlite3.connect(self.data / "recorder.db", timeout=10)
-        db.execute("PRAGMA foreign_keys = ON")
-        now = int(time.time() * 1000)
-        with db:
-            for spec in specs:
-                started = spec["started_at"]
-                lines = spec.get("lines", SEED_LINES[:4])
-                duration = len(lines) * 5000
-                mid = uuid7(self.rng, started)
-                cursor = db.execute(
-                    "INSERT INTO meetings (id, title, source_app, started_at, ended_at, duration_ms, status, "
-                    "language, starred, processing_error, created_at, updated_at) "
-                    "VALUES (?, ?, 'zoom', ?, ?, ?, 'ready', 'en', ?, NULL, ?, ?)",
-                    (mid, spec["title"], started, started + duration, duration, int(spec.get("starred", False)),
-                     started, started))
-                seq = cursor.lastrowid
-                db.execute("INSERT INTO attendees (meeting, position, name) VALUES (?, 0, 'Ada Lovelace')", (seq,))
-                db.execute("INSERT INTO tags (meeting, tag) VALUES (?, 'seeded')", (seq,))
-                for index, text in enumerate(lines):
-                    db.execute("INSERT INTO segments (meeting, channel, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)",
-                               (seq, "mic" if index % 2 == 0 else "sys", index * 5000, index * 5000 + 4000, text))
-                notes = {}
-                for kind in ("summary", "key_points", "decisions", "action_items"):
-                    note_id = uuid7(self.rng, now)
-                    notes[kind] = note_id
-                    db.execute("INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) "
-                               "VALUES (?, ?, ?, NULL, ?, ?)",
-                               (note_id, seq, kind, f"Seeded {kind}: " + lines[0], started))
-                spec["id"] = mid
-                spec["notes"] = notes
-                spec["ended_at"] = started + duration
-                if spec.get("audio"):
-                    folder = self.data / "meetings" / mid
-                    folder.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(self.run.fixtures["mic"], folder / "mic.wav")
-                    shutil.copyfile(self.run.fixtures["sys"], folder / "sys.wav")
-                self.seeded.append(spec)
-        db.close()
+        audio = (self.run.fixtures["mic"], self.run.fixtures["sys"])
+        self.seeded += seed_meetings(self.data, specs, self.rng, SEED_LINES[:4], audio)
 
     def prepare_seeded(self, specs: list[dict], pro: bool = False) -> None:
         """A first life makes the database (and installs a licence), then the
@@ -945,7 +651,7 @@ class Trial:
             broken = db.execute("PRAGMA foreign_key_check").fetchall()
             if broken:
                 self.fail(f"foreign_key_check: {broken[:3]}")
-            for table in ("segments_fts", "notes_fts", "titles_fts"):
+            for table in ("segment_words", "notes_fts", "meeting_words", "meeting_phrases"):
                 try:
                     db.execute(f"INSERT INTO {table} ({table}) VALUES ('integrity-check')")
                 except sqlite3.OperationalError as error:
@@ -1015,30 +721,17 @@ class Run:
     def __init__(self, args):
         self.args = args
         self.folder = pathlib.Path(tempfile.mkdtemp(prefix="recorder-crash-"))
-        source = pathlib.Path(BIN)
-        if not source.is_file():
-            raise SystemExit(f"{source} is missing: build it first (cargo build -p recorder-cli)")
-        for needed in (MODEL, VAD, DEV_SEED):
-            if not needed.is_file():
-                raise SystemExit(f"{needed} is missing: run scripts/test-model.sh first")
-        for tool in ("espeak-ng", "sox"):
-            if shutil.which(tool) is None:
-                raise SystemExit(f"{tool} is missing (apt-get install espeak-ng sox)")
+        require_files([(BIN, "build it first (cargo build -p recorder-cli)")]
+                      + [(needed, "run scripts/test-model.sh first") for needed in (MODEL, VAD, DEV_SEED)])
+        require_tools(("espeak-ng", "sox"), "espeak-ng sox")
         # A copy: a build in the same checkout may replace the binary mid-run.
-        self.binary = str(self.folder / "recorder")
-        shutil.copy2(source, self.binary)
-        self.env = dict(os.environ)
-        self.env.pop("RECORDER_DATA_DIR", None)
-        self.env.update({
-            "RECORDER_MODEL_PATH": str(MODEL),
-            "RECORDER_VAD_PATH": str(VAD),
-            "RECORDER_POLICY_PATH": str(self.folder / "no-policy.json"),
-            "RECORDER_CREDENTIAL_STORE": "file",
-            "RECORDER_LOG": os.environ.get("RECORDER_LOG", "info"),
-        })
+        self.binary = copy_binary(BIN, self.folder)
+        self.env = service_env(RECORDER_MODEL_PATH=MODEL, RECORDER_VAD_PATH=VAD,
+                               RECORDER_POLICY_PATH=self.folder / "no-policy.json",
+                               RECORDER_CREDENTIAL_STORE="file")
         log(f"making speech fixtures in {self.folder}")
         self.fixtures = make_fixtures(self.folder / "audio")
-        self.license = dev_license()
+        self.license = dev_license("Crash Bench")
 
 
 def trial_seeds(args) -> list[int]:
@@ -1053,7 +746,7 @@ def table(args, results, run_seconds) -> str:
         f"# Crash trials {datetime.date.today().isoformat()}",
         "",
         f"{len(results)} trials (run seed {args.seed}" + (f", only seed {args.only_seed}" if args.only_seed is not None else "")
-        + f"), SIGKILL at random moments; `{pathlib.Path(BIN).name}` ({'debug' if 'debug' in BIN else 'release'}), "
+        + f"), SIGKILL at random moments; `{BIN.name}` ({build_kind(BIN)}), "
         f"tiny.en q8_0, Silero VAD, `--audio-speed {SPEED}`, {os.cpu_count()} cores, {run_seconds / 60:.1f} min.",
         "",
         "Checked after each trial: the service restarts; every meeting `ready` (within "
@@ -1062,8 +755,7 @@ def table(args, results, run_seconds) -> str:
         "`integrity_check`, foreign keys and FTS5 indexes sound; no `*.part`, `.*.tmp-*`, folder without its "
         "meeting or partial export left; retention applied exactly.",
         "",
-        "| scenario | trials | recovered | max audio lost mic (ms) | max audio lost sys (ms) | failed |",
-        "|---|---|---|---|---|---|",
+        *table_head("scenario", "trials", "recovered", "max audio lost mic (ms)", "max audio lost sys (ms)", "failed"),
     ]
 
     def row(name, group):
@@ -1082,7 +774,7 @@ def table(args, results, run_seconds) -> str:
     if not failed:
         lines.append("None.")
     else:
-        lines += ["| seed | scenario | moment | what failed |", "|---|---|---|---|"]
+        lines += table_head("seed", "scenario", "moment", "what failed")
         for r in failed:
             what = "; ".join(f.replace("|", "\\|") for f in r["failures"])
             lines.append(f"| {r['seed']} | {r['scenario']} | {r['phase']} | {what} |")
@@ -1129,11 +821,7 @@ def main() -> int:
             log(f"    kept {trial.folder}")
         elif not args.keep:
             shutil.rmtree(trial.folder, ignore_errors=True)
-    text = table(args, results, time.monotonic() - began)
-    print(text)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
-    log(f"wrote {out}")
+    write_result(table(args, results, time.monotonic() - began), out, log)
     if not any(r["failures"] for r in results) and not args.keep:
         shutil.rmtree(run.folder, ignore_errors=True)
     else:

@@ -18,15 +18,11 @@ import subprocess
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from harness.common import MODELS, ROOT, percentile
+from harness.service import Service
+
 BIN = os.environ.get("RECORDER_BIN", str(ROOT / "target/release/recorder"))
-MODELS = ROOT / "target/test-models"
 COPIES = int(os.environ.get("BENCH_COPIES", "30"))
-
-
-def percentile(samples, pct):
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * pct / 100))]
 
 
 def main():
@@ -37,11 +33,10 @@ def main():
     audio = folder / "long.wav"
     subprocess.run(["sox", *[str(MODELS / "jfk.wav")] * COPIES, str(audio)], check=True)
     env = dict(os.environ, RECORDER_MODEL_PATH=str(MODELS / "ggml-tiny.en-q8_0.bin"))
-    service = subprocess.Popen([BIN, "serve", "--data-dir", str(data), "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    service = Service(BIN, data, env=env)
     try:
-        port = int(service.stdout.readline().strip().rsplit(":", 1)[1])
-        token = (data / "api_token").read_text().strip()
+        port = service.wait_listening(None)
+        token = service.api
         connection = http.client.HTTPConnection("127.0.0.1", port)
 
         def call(method, path, body=None):
@@ -77,8 +72,7 @@ def main():
             print(f"| {name} | {len(b)} | {percentile(b, 50):.2f} | {percentile(b, 99):.2f} | "
                   f"{max(b):.2f} | {percentile(i, 50):.2f} | {percentile(i, 99):.2f} |")
     finally:
-        service.terminate()
-        service.wait()
+        service.terminate(None)
 
 
 if __name__ == "__main__":

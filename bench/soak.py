@@ -45,6 +45,8 @@ Run:  python3 bench/soak.py                               # 2 h of call, ~25 min
 RECORDER_BIN (default target/debug/recorder; copied before it starts, so a
 rebuild meanwhile does not matter), RECORDER_MODEL_PATH and RECORDER_VAD_PATH
 override the binary and the models. `--keep` keeps the work folder in /tmp.
+The service, HTTP, audio, seeding, /proc sampling and report helpers are
+bench/harness's; this file holds the soak's load, checks and report.
 """
 
 from __future__ import annotations
@@ -59,105 +61,38 @@ import pathlib
 import random
 import re
 import resource
-import socket
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 import wave
 from collections import Counter, defaultdict
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODELS = ROOT / "target/test-models"
-BIN = pathlib.Path(os.environ.get("RECORDER_BIN", str(ROOT / "target/debug/recorder")))
-MODEL = pathlib.Path(os.environ.get("RECORDER_MODEL_PATH", str(MODELS / "ggml-tiny.en-q8_0.bin")))
-VAD = pathlib.Path(os.environ.get("RECORDER_VAD_PATH", str(MODELS / "silero-vad.safetensors")))
-RATE = 16000
+from harness.aio import Conn, HttpError, call, list_meetings, split_events, stopped
+from harness.audio import RATE, audio_seconds, make_call, paragraphs, speak
+from harness.common import (MODELS, ROOT, build_kind, built_at, copy_binary, env_path, git_head, make_log,
+                            percentile, require_files, require_tools)
+from harness.report import log_findings, table_head, write_result
+from harness.sampling import builds_running, proc_sample
+from harness.seeding import import_files, wait_ready
+from harness.service import Service, StartFailed, service_env
+
+BIN = env_path("RECORDER_BIN", ROOT / "target/debug/recorder")
+MODEL = env_path("RECORDER_MODEL_PATH", MODELS / "ggml-tiny.en-q8_0.bin")
+VAD = env_path("RECORDER_VAD_PATH", MODELS / "silero-vad.safetensors")
 
 SEARCHES = ["mobile app", "customer", "office move", '"login problem"', "notif*", "release notes",
             "battery", "Sarah", "feedback", "support team", "budget", "crash reports"]
 LOAD_KINDS = ["list", "get", "transcript", "search", "patch"]
 POLICIES = [{"MaxRetentionDays": 3650}, {"OrganizationName": "Acme"}]
 
-
-def log(message: str) -> None:
-    print(f"[soak {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def percentile(samples, pct):
-    if not samples:
-        return float("nan")
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * pct / 100))]
+log = make_log("soak", clock=True)
 
 
 # --------------------------------------------------------------------------
-# Audio
+# Audio and the service
 # --------------------------------------------------------------------------
-
-
-def run(*command):
-    subprocess.run([str(c) for c in command], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def audio_seconds(path) -> float:
-    with wave.open(str(path)) as w:
-        return w.getnframes() / w.getframerate()
-
-
-def speak(text, path, voice="en-us", speed=160):
-    raw = path.with_suffix(".espeak.wav")
-    run("espeak-ng", "-v", voice, "-s", speed, "-w", raw, text)
-    run("sox", raw, "-r", RATE, "-c", 1, "-b", 16, "-e", "signed-integer", path)
-    raw.unlink()
-
-
-def silence(path, seconds):
-    run("sox", "-n", "-r", RATE, "-c", 1, "-b", 16, "-e", "signed-integer", path, "trim", "0", f"{seconds:.3f}")
-
-
-def paragraphs():
-    text = (ROOT / "bench/fixtures/meeting-script.txt").read_text()
-    return [p.strip() for p in text.split("\n\n") if p.strip()]
-
-
-def make_call(folder: pathlib.Path, hours: float):
-    """Two 16 kHz mono WAVs of `hours`: paragraphs of the meeting script take
-    turns between the sides (1.5 s apart), with 20 s of silence on both sides
-    after every sixth; the block (about 11 min) is repeated to length."""
-    parts = paragraphs()
-    sides = {"mic": [], "sys": []}
-    at = 0.0
-    for index, text in enumerate(parts):
-        side = "mic" if index % 2 else "sys"
-        clip = folder / f"p{index}.wav"
-        speak(text, clip, voice="en-gb" if side == "mic" else "en-us")
-        length = audio_seconds(clip)
-        sides[side].append((at, clip, length))
-        at += length + (20.0 if index % 6 == 5 else 1.5)
-    block_len = at
-    blocks = {}
-    for side, spoken in sides.items():
-        pieces, cursor = [], 0.0
-        for n, (start, clip, length) in enumerate(spoken):
-            gap = folder / f"{side}-gap{n}.wav"
-            silence(gap, max(0.001, start - cursor))
-            pieces += [gap, clip]
-            cursor = start + length
-        tail = folder / f"{side}-tail.wav"
-        silence(tail, max(0.001, block_len - cursor))
-        blocks[side] = folder / f"{side}-block.wav"
-        run("sox", *pieces, tail, blocks[side])
-    seconds = hours * 3600
-    repeats = max(0, int(seconds // block_len))
-    files = {}
-    for side, block in blocks.items():
-        files[side] = folder / f"{side}.wav"
-        run("sox", block, files[side], "repeat", repeats, "trim", "0", f"{seconds:.3f}")
-    return files, block_len
 
 
 def make_clips(folder: pathlib.Path):
@@ -175,13 +110,24 @@ def make_clips(folder: pathlib.Path):
     return short, long
 
 
-# --------------------------------------------------------------------------
-# HTTP over asyncio streams (keep-alive, Content-Length or chunked)
-# --------------------------------------------------------------------------
-
-
-class HttpError(Exception):
-    pass
+def start_service(work: pathlib.Path, files, policy_path) -> Service:
+    """`recorder serve` on a fresh data folder (remote start allowed), playing
+    `files` at --speed, its policy file `policy_path` re-read every second."""
+    data = work / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
+    # A copy: a rebuild of target/debug/recorder mid-run changes nothing here.
+    binary = copy_binary(BIN, work)
+    env = service_env(RECORDER_MODEL_PATH=MODEL, RECORDER_POLICY_PATH=policy_path, RECORDER_POLICY_REFRESH_SECS=1,
+                      RECORDER_VAD_PATH=VAD if VAD.is_file() else work / "no-vad")
+    service = Service(binary, data, ["--mic-file", files["mic"], "--sys-file", files["sys"],
+                                     "--audio-speed", str(ARGS.speed)], env, work / "service.stderr", append=False)
+    try:
+        service.wait_listening(None)
+    except StartFailed as error:
+        service.kill()
+        raise SystemExit(f"the service did not start: {error.line!r} (see {work / 'service.stderr'})") from None
+    return service
 
 
 class _Planned(Exception):
@@ -192,204 +138,23 @@ class _Stalled(Exception):
     """Nothing (not even a keep-alive) for 45 s."""
 
 
-class Conn:
-    def __init__(self, port, slow=False):
-        self.port = port
-        self.slow = slow
-        self.reader = None
-        self.writer = None
+def _within(deadline):
+    """Awaits with the connection's deadline: past it, our planned disconnect
+    (_Planned); 45 s (or `stall`) without anything before it, _Stalled."""
 
-    async def open(self):
-        if not self.slow:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 24)
-            return
-        # A slow reader: a small receive buffer, and a stream reader that stops
-        # taking bytes from the socket at 8 KiB, so the service's writes back up.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
-        self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=4096)
-
-    def close(self):
-        if self.writer is not None:
-            try:
-                self.writer.transport.abort()
-            except Exception:
-                pass
-        self.reader = self.writer = None
-
-    @property
-    def is_open(self):
-        return self.writer is not None
-
-    async def head(self, method, path, token, extra=None, body=None):
-        if not self.is_open:
-            await self.open()
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
-                 f"Authorization: Bearer {token}"]
-        for key, value in (extra or {}).items():
-            lines.append(f"{key}: {value}")
-        if body is not None:
-            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
-        await self.writer.drain()
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise HttpError("connection closed before the status line")
-        status = int(status_line.split()[1])
-        headers = {}
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b"\n"):
-                break
-            if not line:
-                raise HttpError("connection closed in the headers")
-            key, _, value = line.decode("latin-1").partition(":")
-            headers[key.strip().lower()] = value.strip()
-        return status, headers
-
-    async def chunk(self):
-        """One chunk of a chunked body; b'' at the end."""
-        size_line = await self.reader.readline()
-        if not size_line:
-            raise HttpError("connection closed in a chunked body")
-        size = int(size_line.split(b";")[0].strip() or b"0", 16)
-        if size == 0:
-            while (await self.reader.readline()) not in (b"\r\n", b"\n", b""):
-                pass
-            return b""
-        data = await self.reader.readexactly(size + 2)
-        return data[:-2]
-
-    async def request(self, method, path, token, body=None):
-        payload = json.dumps(body).encode() if body is not None else None
-        status, headers = await self.head(method, path, token, body=payload)
-        if headers.get("transfer-encoding", "").lower() == "chunked":
-            content = bytearray()
-            while part := await self.chunk():
-                content += part
-        elif "content-length" in headers:
-            content = await self.reader.readexactly(int(headers["content-length"]))
-        else:
-            content = await self.reader.read()
-            self.close()
-        if headers.get("connection", "").lower() == "close" and self.is_open:
-            self.close()
-        return status, bytes(content)
-
-
-
-async def stopped(event: asyncio.Event, seconds: float) -> bool:
-    """Waits up to `seconds` for `event`; whether it was set."""
-    try:
-        await asyncio.wait_for(event.wait(), seconds)
-        return True
-    except asyncio.TimeoutError:
-        return False
-
-async def call(port, token, method, path, body=None, timeout=60):
-    """One request on a connection of its own."""
-    conn = Conn(port)
-    try:
-        return await asyncio.wait_for(conn.request(method, path, token, body), timeout)
-    finally:
-        conn.close()
-
-
-# --------------------------------------------------------------------------
-# The service
-# --------------------------------------------------------------------------
-
-
-class Service:
-    def __init__(self, work: pathlib.Path, files, policy_path):
-        self.data = work / "data"
-        self.data.mkdir()
-        (self.data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
-        # A copy: a rebuild of target/debug/recorder mid-run changes nothing here.
-        binary = work / "recorder"
-        shutil.copy2(BIN, binary)
-        env = dict(os.environ, RECORDER_MODEL_PATH=str(MODEL), RECORDER_POLICY_PATH=str(policy_path),
-                   RECORDER_POLICY_REFRESH_SECS="1", RECORDER_LOG=os.environ.get("RECORDER_LOG", "info"))
-        env.pop("RECORDER_DATA_DIR", None)
-        env["RECORDER_VAD_PATH"] = str(VAD if VAD.is_file() else work / "no-vad")
-        self.stderr = open(work / "service.stderr", "wb")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data-dir", self.data, "--mic-file", files["mic"],
-             "--sys-file", files["sys"], "--audio-speed", str(ARGS.speed)],
-            stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
-        line = self.process.stdout.readline().decode()
-        if "listening on" not in line:
-            raise SystemExit(f"the service did not start: {line!r} (see {work / 'service.stderr'})")
-        self.port = int(line.strip().rsplit(":", 1)[1])
-        # Nothing else is expected on stdout, but a full pipe would block the service.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-        self.api = (self.data / "api_token").read_text().strip()
-        self.ui = (self.data / "ui_token").read_text().strip()
-        self.pid = self.process.pid
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.stderr.close()
-
-
-def proc_sample(pid):
-    status = pathlib.Path(f"/proc/{pid}/status").read_text()
-    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-    rss_kb = int(fields["VmRSS"].split()[0])
-    threads = int(fields["Threads"])
-    kinds = Counter()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
+    async def within(awaitable, stall=45.0):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            awaitable.close()
+            raise _Planned()
         try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        kinds["socket" if target.startswith("socket:") else
-              "anon" if target.startswith("anon_inode:") else
-              "pipe" if target.startswith("pipe:") else "file"] += 1
-    stat = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-    heap = anon = filed = 0
-    kind = "anon"
-    try:
-        for line in open(f"/proc/{pid}/smaps"):
-            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
-                parts = line.split()
-                name = parts[5] if len(parts) > 5 else ""
-                kind = "heap" if name == "[heap]" else "file" if name.startswith("/") else "anon"
-            elif line.startswith("Rss:"):
-                kb = int(line.split()[1])
-                if kind == "heap":
-                    heap += kb
-                elif kind == "file":
-                    filed += kb
-                else:
-                    anon += kb
-    except OSError:
-        pass
-    return {"rss_mb": rss_kb / 1024, "heap_mb": heap / 1024, "anon_mb": anon / 1024, "file_mb": filed / 1024, "fds": sum(kinds.values()), "sockets": kinds["socket"],
-            "files": kinds["file"], "threads": threads, "cpu": cpu,
-            "load": float(pathlib.Path("/proc/loadavg").read_text().split()[0])}
+            return await asyncio.wait_for(awaitable, min(stall, remaining))
+        except asyncio.TimeoutError:
+            if time.monotonic() >= deadline - 0.01:
+                raise _Planned() from None
+            raise _Stalled() from None
 
-
-def builds_running():
-    """Whether a compiler (someone's build) is running on the machine now."""
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                name = pathlib.Path(f"/proc/{pid}/comm").read_text().strip()
-            except OSError:
-                continue
-            if name in ("rustc", "cargo", "cc1", "cc1plus", "ld", "clang"):
-                return True
-    return False
+    return within
 
 
 # --------------------------------------------------------------------------
@@ -502,50 +267,20 @@ class Soak:
             return
         port, token = self.service.port, self.service.api
         started = time.monotonic()
-        conn = Conn(port)
-        ids = []
+        items = []
         for n in range(ARGS.seed):
             clip, words = self.clips[n % len(self.clips)]
-            status, body = await conn.request("POST", "/v1/import", token,
-                                              {"path": str(clip), "title": f"Seed {n:03d} {words}"})
-            if status != 202:
-                raise SystemExit(f"seeding: POST /v1/import answered {status}: {body[:300]!r}")
-            ids.append(json.loads(body)["id"])
-        conn.close()
+            items.append((clip, f"Seed {n:03d} {words}"))
+        ids = await import_files(port, token, items)
         log(f"queued {len(ids)} seed imports in {time.monotonic() - started:.1f} s; waiting for ready")
-        deadline = time.monotonic() + ARGS.seed_timeout
-        while True:
-            ready = await self.count_ready()
-            if ready >= len(ids):
-                break
-            if time.monotonic() > deadline:
-                log(f"seeding: only {ready}/{len(ids)} ready after {ARGS.seed_timeout} s; going on")
-                break
-            await asyncio.sleep(1)
+        ready = await wait_ready(port, token, len(ids), ARGS.seed_timeout)
+        if ready < len(ids):
+            log(f"seeding: only {ready}/{len(ids)} ready after {ARGS.seed_timeout} s; going on")
         self.seed_seconds = time.monotonic() - started
         log(f"seeded {len(ids)} meetings in {self.seed_seconds:.1f} s")
 
-    async def count_ready(self):
-        ready, offset = 0, 0
-        while True:
-            status, body = await call(self.service.port, self.service.api, "GET",
-                                      f"/v1/meetings?limit=200&offset={offset}")
-            page = json.loads(body)
-            ready += sum(m["status"] == "ready" for m in page["meetings"])
-            offset += len(page["meetings"])
-            if offset >= page["total"] or not page["meetings"]:
-                return ready
-
     async def all_meetings(self):
-        ids, offset = [], 0
-        while True:
-            status, body = await call(self.service.port, self.service.api, "GET",
-                                      f"/v1/meetings?limit=200&offset={offset}")
-            page = json.loads(body)
-            ids += [m["id"] for m in page["meetings"]]
-            offset += len(page["meetings"])
-            if offset >= page["total"] or not page["meetings"]:
-                return ids
+        return [m["id"] for m in await list_meetings(self.service.port, self.service.api)]
 
     # ---------------------------------------------------------------- load
 
@@ -644,20 +379,8 @@ class Soak:
             extra["Last-Event-ID"] = str(client.last)
         connected_at = time.monotonic()
         deadline = connected_at + lifetime
-        replay_count, replaying = 0, resumed
-
-        async def within(awaitable, stall=45.0):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                awaitable.close()
-                raise _Planned()
-            try:
-                return await asyncio.wait_for(awaitable, min(stall, remaining))
-            except asyncio.TimeoutError:
-                if time.monotonic() >= deadline - 0.01:
-                    raise _Planned() from None
-                raise _Stalled() from None
-
+        replay = {"count": 0, "replaying": resumed}
+        within = _within(deadline)
         try:
             status, headers = await within(conn.head("GET", "/v1/events", self.service.api, extra), 30)
             if status != 200:
@@ -671,40 +394,7 @@ class Soak:
                 # Reads nothing for a while: the service's writes to it back up.
                 pause = min(ARGS.slow_pause, deadline - time.monotonic() - 1)
                 await stopped(self.stop_sse, max(0.0, pause))
-            buffer = b""
-            while True:
-                part = await within(conn.chunk())
-                if self.stop_sse.is_set():
-                    return
-                if not part:
-                    client.server_closed += 1
-                    return
-                buffer += part
-                while b"\n\n" in buffer:
-                    frame, buffer = buffer.split(b"\n\n", 1)
-                    event_id, kind, data = None, None, None
-                    for line in frame.split(b"\n"):
-                        if line.startswith(b"id:"):
-                            event_id = int(line[3:].strip())
-                        elif line.startswith(b"event:"):
-                            kind = line[6:].strip().decode()
-                        elif line.startswith(b"data:"):
-                            data = line[5:].strip()
-                    if event_id is None:
-                        continue
-                    # A replay is sent at once: its events happened before we
-                    # connected (their `at`), the live ones after.
-                    if replaying and data is not None:
-                        at = _at(data)
-                        if at is not None and at <= self.ms_at(connected_at):
-                            replay_count += 1
-                        else:
-                            replaying = False
-                    client.see(event_id, replaying)
-                    if client.index == 0:
-                        self.note_event(kind, data)
-                    if until_id is not None and client.last is not None and client.last >= until_id:
-                        return
+            await self.read_events(conn, client, within, connected_at, replay, until_id)
         except _Planned:
             pass
         except _Stalled:
@@ -718,7 +408,36 @@ class Soak:
             conn.close()
             if resumed:
                 client.replayed += 1
-                client.max_replay = max(client.max_replay, replay_count)
+                client.max_replay = max(client.max_replay, replay["count"])
+
+    async def read_events(self, conn, client: SseClient, within, connected_at, replay, until_id):
+        """Reads the stream's events until it ends, the soak stops or (with
+        `until_id`) the client has seen that id; counts the replayed ones."""
+        buffer = b""
+        while True:
+            part = await within(conn.chunk())
+            if self.stop_sse.is_set():
+                return
+            if not part:
+                client.server_closed += 1
+                return
+            events, buffer = split_events(buffer + part)
+            for event_id, kind, data in events:
+                if event_id is None:
+                    continue
+                # A replay is sent at once: its events happened before we
+                # connected (their `at`), the live ones after.
+                if replay["replaying"] and data is not None:
+                    at = _at(data)
+                    if at is not None and at <= self.ms_at(connected_at):
+                        replay["count"] += 1
+                    else:
+                        replay["replaying"] = False
+                client.see(event_id, replay["replaying"])
+                if client.index == 0:
+                    self.note_event(kind, data)
+                if until_id is not None and client.last is not None and client.last >= until_id:
+                    return
 
     def ms_at(self, monotonic):
         return self.wall_offset_ms + monotonic * 1000
@@ -998,23 +717,9 @@ def check_journal(played: pathlib.Path, journal: pathlib.Path, expected_lo, expe
 # --------------------------------------------------------------------------
 
 
-def log_findings(data: pathlib.Path):
-    counts, examples = Counter(), {}
-    path = data / "logs" / "recorder.log"
-    if not path.is_file():
-        return counts, examples
-    for line in path.read_text(errors="replace").splitlines():
-        match = re.match(r"\S+\s+(WARN|ERROR)\s+(\S+?):\s+(.*)", line)
-        if match:
-            level, target, message = match.groups()
-            key = f"{level} {target}: {re.sub(r'[0-9a-f-]{36}|[0-9]+', '#', message)[:120]}"
-            counts[key] += 1
-            examples.setdefault(key, line[:400])
-    return counts, examples
-
-
-def report(soak: Soak, journals, started_wall):
-    stats = soak.stats
+def resource_points(soak: Soak):
+    """The samples judged: idle, start (warm), middle, end (before the stop),
+    after the drain; and the samples taken while recording."""
     duration = soak.duration
     # whisper's compute buffers (two states: about 180 MB each) are touched as
     # longer utterances come, so RSS climbs for the first minutes; "start" is
@@ -1029,6 +734,13 @@ def report(soak: Soak, journals, started_wall):
               "start (warm)": at(warm), "middle": at(duration / 2),
               "end (before stop)": recording_samples[-1] if recording_samples else None,
               "after stop and drain": (None, soak.after_sample, 0)}
+    return points, recording_samples
+
+
+def judge(soak: Soak, journals, points):
+    """The checks of the report's first table: (name, value, target, met);
+    an empty target is reported, not judged."""
+    stats = soak.stats
     start, end = points["start (warm)"], points["end (before stop)"]
     rss_growth = end[1]["rss_mb"] - start[1]["rss_mb"]
     rss_limit = max(30.0, 0.15 * start[1]["rss_mb"])
@@ -1037,8 +749,6 @@ def report(soak: Soak, journals, started_wall):
     excess = lambda s: s[1]["fds"] - s[2]
     fd_growth = excess(end) - excess(start)
     fd_limit = 10
-    peak_rss = max(s[1]["rss_mb"] for s in soak.samples)
-
     gaps = sum(c.gaps for c in soak.clients)
     missing = sum(c.missing for c in soak.clients)
     dups = sum(c.dups for c in soak.clients)
@@ -1046,13 +756,12 @@ def report(soak: Soak, journals, started_wall):
     journal_bad = sum(1 for j in journals if not j.get("exists") or j.get("short_by", 0) > 0
                       or j.get("long_by", 0) > 0 or j.get("mismatched", 0) > 0)
     errors = sum(stats.errors.values())
-    load_kinds = LOAD_KINDS
-    load_requests = sum(stats.done[k] for k in load_kinds)
-    span = soak.rec_stop[1] - soak.rec_start[0]
+    load_requests = sum(stats.done[k] for k in LOAD_KINDS)
     achieved = soak.load_done_at_stop / (soak.rec_stop[0] - soak.rec_start[1])
-    waits = stats.queue_wait
-
-    targets = [
+    judged = ("start (warm)", "middle", "end (before stop)")
+    rss = " → ".join(f"{points[k][1]['rss_mb']:.0f}" for k in judged)
+    fds = " → ".join(f"{points[k][1]['fds']}" for k in judged)
+    return [
         ("requests made (all kinds)", f"{stats.requests}", "", True),
         ("API load: answered per s while recording", f"{achieved:.1f}/s ({load_requests} in all, "
          f"{stats.skipped} not sent: over 2 s behind)", f"{ARGS.rps:g}/s", achieved >= 0.95 * ARGS.rps),
@@ -1068,54 +777,80 @@ def report(soak: Soak, journals, started_wall):
          "", True),
     ] if soak.slow_clients else []) + [
         ("journal gaps", f"{journal_bad} of {len(journals)} channel files", "0", journal_bad == 0),
-        ("service RSS start → middle → end", " → ".join(f"{points[k][1]['rss_mb']:.0f}" for k in
-                                                         ("start (warm)", "middle", "end (before stop)")) + " MB",
+        ("service RSS start → middle → end", rss + " MB",
          f"growth ≤ {rss_limit:.0f} MB", rss_growth <= rss_limit),
-        ("service fds start → middle → end", " → ".join(f"{points[k][1]['fds']}" for k in
-                                                        ("start (warm)", "middle", "end (before stop)"))
+        ("service fds start → middle → end", fds
          + f" (beyond our connections: {excess(start)} → {excess(end)})",
          f"growth ≤ {fd_limit}", fd_growth <= fd_limit),
     ]
-    failed = [name for name, _, target, ok in targets if target and not ok]
 
+
+def report(soak: Soak, journals, started_wall):
+    """The Markdown report, and the names of the targets missed."""
+    points, recording_samples = resource_points(soak)
+    targets = judge(soak, journals, points)
+    failed = [name for name, _, target, ok in targets if target and not ok]
     out = []
     w = out.append
+    report_checks(w, soak, targets, started_wall)
+    report_latency(w, soak.stats)
+    report_resources(w, soak, points, recording_samples)
+    report_events(w, soak)
+    report_journal(w, soak, journals)
+    report_imports_policy(w, soak)
+    report_log_samples(w, soak)
+    w("\n" + ("All targets met." if not failed else "Missed: " + "; ".join(failed) + "."))
+    return "\n".join(out) + "\n", failed
+
+
+def report_checks(w, soak: Soak, targets, started_wall):
+    span = soak.rec_stop[1] - soak.rec_start[0]
     w(f"# Soak: {ARGS.hours} h of call at speed {ARGS.speed}, {ARGS.rps} req/s, {ARGS.clients} event clients\n")
     w(f"{started_wall:%Y-%m-%d %H:%M} UTC, `{BIN.relative_to(ROOT) if BIN.is_relative_to(ROOT) else BIN}`"
-      f" ({'debug' if 'debug' in str(BIN) else 'release'} build), model {MODEL.name}, "
+      f" ({build_kind(BIN)} build), model {MODEL.name}, "
       f"VAD {'Silero' if VAD.is_file() else 'energy'}, {os.cpu_count()} cores. "
       f"Wall time of the recording {span:.0f} s; {ARGS.seed} meetings seeded by import"
       f"{f' in {soak.seed_seconds:.0f} s' if ARGS.seed else ''}; {ARGS.conns} API connections; "
       f"event clients reconnect every {ARGS.sse_min_life:g}-{ARGS.sse_max_life:g} s.\n")
     w(f"Binary built {BIN_BUILT}; checkout at {GIT_HEAD}.\n")
     w(f"`python3 bench/soak.py {' '.join(sys.argv[1:])}`\n")
-    w("| check | result | target | met |")
-    w("|---|---|---|---|")
+    for line in table_head("check", "result", "target", "met"):
+        w(line)
     for name, value, target, ok in targets:
         w(f"| {name} | {value} | {target} | {'—' if not target else ('yes' if ok else '**no**')} |")
     w("")
+
+
+def report_latency(w, stats: Stats):
     w("## Latency per request kind (ms, from sending the request to its last byte)\n")
-    w("| kind | ok | errors | p50 | p99 | max |")
-    w("|---|---|---|---|---|---|")
-    kinds = load_kinds + ["events", "policy", "import", "recording start", "recording stop"]
+    for line in table_head("kind", "ok", "errors", "p50", "p99", "max"):
+        w(line)
+    kinds = LOAD_KINDS + ["events", "policy", "import", "recording start", "recording stop"]
     for kind in kinds:
         samples = stats.latency[kind]
         if not samples and not stats.errors[kind]:
             continue
         w(f"| {kind} | {len(samples)} | {stats.errors[kind]} | {percentile(samples, 50):.1f} | "
           f"{percentile(samples, 99):.1f} | {max(samples, default=float('nan')):.1f} |")
+    waits = stats.queue_wait
     w(f"\nThe load generator's queue wait (due → sent): p50 {percentile(waits, 50) * 1000:.1f} ms, "
       f"p99 {percentile(waits, 99) * 1000:.1f} ms, max {max(waits, default=0) * 1000:.0f} ms "
       "(high values mean the requests were late, i.e. the service or this script could not keep up).\n")
+
+
+def report_resources(w, soak: Soak, points, recording_samples):
     w("## Service resources (/proc)\n")
-    w("| when | t (s) | RSS MB (heap / other anon / file-backed) | fds | sockets | files | threads | our connections | load avg |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    for line in table_head("when", "t (s)", "RSS MB (heap / other anon / file-backed)", "fds", "sockets", "files",
+                           "threads", "our connections", "load avg"):
+        w(line)
     for name, point in points.items():
         if point is None:
             continue
         t, s, ours = point
         w(f"| {name} | {'' if t is None else f'{t:.0f}'} | {s['rss_mb']:.0f} ({s['heap_mb']:.0f} / {s['anon_mb']:.0f} / {s['file_mb']:.0f}) | {s['fds']} | {s['sockets']} | "
           f"{s['files']} | {s['threads']} | {ours if t is not None else ''} | {s['load']:.2f} |")
+    span = soak.rec_stop[1] - soak.rec_start[0]
+    peak_rss = max(s[1]["rss_mb"] for s in soak.samples)
     cpu_span = recording_samples[-1][1]["cpu"] - recording_samples[0][1]["cpu"] if len(recording_samples) > 1 else 0
     t_span = recording_samples[-1][0] - recording_samples[0][0] if len(recording_samples) > 1 else 1
     w(f"\nPeak RSS {peak_rss:.0f} MB; service CPU over the recording {100 * cpu_span / t_span:.0f} % of one core, "
@@ -1123,20 +858,25 @@ def report(soak: Soak, journals, started_wall):
       f"a compiler was running in {soak.builds_seen} of {len(soak.samples)} samples (2 s apart). "
       "Start is the sample at a quarter of the recording (at least 60 s: the model's buffers fill first), "
       "end the last before the stop.\n")
+    duration = soak.duration
     series = [min(recording_samples, key=lambda s: abs(s[0] - duration * k / 10)) for k in range(11)] if recording_samples else []
     w("RSS MB / fds every 10 % of the recording: " + ", ".join(f"{s[1]['rss_mb']:.0f}/{s[1]['fds']}" for s in series) + "\n")
+
+
+def report_events(w, soak: Soak):
     w("## Event streams\n")
     connections = sum(c.connections for c in soak.clients)
     replayed = sum(c.replayed for c in soak.clients)
-    w("| clients | connections | reconnects with Last-Event-ID | events received | largest replay | "
-      "closed by the service | stalls (45 s silent) | refused | behind at the end |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    for line in table_head("clients", "connections", "reconnects with Last-Event-ID", "events received",
+                           "largest replay", "closed by the service", "stalls (45 s silent)", "refused",
+                           "behind at the end"):
+        w(line)
     w(f"| {len(soak.clients)} | {connections} | {replayed} | {sum(c.received for c in soak.clients)} | "
       f"{max(c.max_replay for c in soak.clients)} | {sum(c.server_closed for c in soak.clients)} | "
       f"{sum(c.stalls for c in soak.clients)} | {sum(c.refused for c in soak.clients)} | "
       f"{getattr(soak, 'behind_at_end', 'n/a')} |")
-    w(f"\nEvents seen by client 0, by type: " + ", ".join(f"{k} {v}" for k, v in soak.event_types.most_common()) + ".")
-    if gaps or any(c.gaps for c in soak.slow_clients):
+    w("\nEvents seen by client 0, by type: " + ", ".join(f"{k} {v}" for k, v in soak.event_types.most_common()) + ".")
+    if sum(c.gaps for c in soak.clients) or any(c.gaps for c in soak.slow_clients):
         w("\nGaps (client: last id seen → next id received, during replay?; slow clients are numbered from 10000):")
         for c in soak.clients + soak.slow_clients:
             for last, got, replaying in c.gap_samples:
@@ -1145,10 +885,13 @@ def report(soak: Soak, journals, started_wall):
         w(f"\nSlow clients stop reading for {ARGS.slow_pause:g} s on each connection, then read and come back "
           "with `Last-Event-ID`: a client more than 1024 events behind when it comes back (the contract's replay "
           "window) misses the events no longer kept. Reported, not judged.")
+
+
+def report_journal(w, soak: Soak, journals):
     w("\n## Recording journal\n")
-    w("| channel | played (s, from the requests' times × speed) | journal (s) | short by | long by | "
-      "windows compared | mismatched | first mismatch (s) |")
-    w("|---|---|---|---|---|---|---|---|")
+    for line in table_head("channel", "played (s, from the requests' times × speed)", "journal (s)", "short by",
+                           "long by", "windows compared", "mismatched", "first mismatch (s)"):
+        w(line)
     for j in journals:
         if not j.get("exists"):
             w(f"| {j['channel']} | | missing | | | | | |")
@@ -1156,27 +899,36 @@ def report(soak: Soak, journals, started_wall):
         w(f"| {j['channel']} | {j['lo']:.1f}–{j['hi']:.1f} | {j['seconds']:.1f} | {j['short_by']:.1f} | "
           f"{j['long_by']:.1f} | {j['checked']} | {j['mismatched']} | "
           f"{'' if j['first_bad'] is None else format(j['first_bad'], '.1f')} |")
+    report_live(w, soak)
     meeting = getattr(soak, "recording_meeting", {}) or {}
-    lags = [lag for arrived, lag, _ in soak.live_lags if arrived <= soak.rec_stop[0]]
-    if lags:
-        tail = [lag for arrived, lag, _ in soak.live_lags if soak.rec_stop[0] - 30 <= arrived <= soak.rec_stop[0]]
-        per_channel = "; ".join(
-            f"`{ch}` p50 {percentile(l, 50):.1f} s, p95 {percentile(l, 95):.1f} s, max {max(l):.1f} s"
-            for ch in ("mic", "sys")
-            if (l := [lag for arrived, lag, c in soak.live_lags if c == ch and arrived <= soak.rec_stop[0]]))
-        w(f"\nLive transcript: {len(lags)} `segment.new` of the recording before the stop (client 0); a line "
-          f"arrived p50 {percentile(lags, 50):.1f} s, p95 {percentile(lags, 95):.1f} s, max {max(lags):.1f} s "
-          f"(wall) after its end was played ({per_channel}); in the last 30 s before the stop "
-          f"{percentile(tail, 50) if tail else float('nan'):.1f} s "
-          f"(a lag that grows means the live transcriber fell behind the {ARGS.speed:g}× audio). "
-          f"Channel state events: {dict(soak.channel_states)} (`silent` is the call's turn-taking at {ARGS.speed:g}×).")
-        played = (soak.rec_stop[0] - soak.rec_start[1]) * ARGS.speed
-        w("\nAt the stop, " + "; ".join(
-            f"`{ch}`: {soak.live_lines[ch]} lines, transcribed up to {soak.live_upto.get(ch, 0):.0f} s of the "
-            f"{played:.0f} s played" for ch in ("mic", "sys")) + ".")
     w(f"\nAfter the stop: the meeting was `{soak.final_status}` after {soak.drain_seconds:.0f} s "
       f"(limit {ARGS.drain_timeout} s), {soak.segments} segments, duration_ms {meeting.get('duration_ms')}, "
       f"processing_error {meeting.get('processing_error')!r}.\n")
+
+
+def report_live(w, soak: Soak):
+    """The live transcript's lag behind the audio played, before the stop."""
+    lags = [lag for arrived, lag, _ in soak.live_lags if arrived <= soak.rec_stop[0]]
+    if not lags:
+        return
+    tail = [lag for arrived, lag, _ in soak.live_lags if soak.rec_stop[0] - 30 <= arrived <= soak.rec_stop[0]]
+    per_channel = "; ".join(
+        f"`{ch}` p50 {percentile(l, 50):.1f} s, p95 {percentile(l, 95):.1f} s, max {max(l):.1f} s"
+        for ch in ("mic", "sys")
+        if (l := [lag for arrived, lag, c in soak.live_lags if c == ch and arrived <= soak.rec_stop[0]]))
+    w(f"\nLive transcript: {len(lags)} `segment.new` of the recording before the stop (client 0); a line "
+      f"arrived p50 {percentile(lags, 50):.1f} s, p95 {percentile(lags, 95):.1f} s, max {max(lags):.1f} s "
+      f"(wall) after its end was played ({per_channel}); in the last 30 s before the stop "
+      f"{percentile(tail, 50) if tail else float('nan'):.1f} s "
+      f"(a lag that grows means the live transcriber fell behind the {ARGS.speed:g}× audio). "
+      f"Channel state events: {dict(soak.channel_states)} (`silent` is the call's turn-taking at {ARGS.speed:g}×).")
+    played = (soak.rec_stop[0] - soak.rec_start[1]) * ARGS.speed
+    w("\nAt the stop, " + "; ".join(
+        f"`{ch}`: {soak.live_lines[ch]} lines, transcribed up to {soak.live_upto.get(ch, 0):.0f} s of the "
+        f"{played:.0f} s played" for ch in ("mic", "sys")) + ".")
+
+
+def report_imports_policy(w, soak: Soak):
     w("## Imports and policy\n")
     ready_times = list(soak.import_ready.values())
     waits = [soak.first_progress[m] - q for m, q in soak.imports.items() if m in soak.first_progress]
@@ -1191,11 +943,16 @@ def report(soak: Soak, journals, started_wall):
     w(f"- Policy file rewritten {soak.policy_writes} times; the new value showed in `GET /v1/policy` "
       f"{len(soak.policy_lags)} times (p50 {percentile(soak.policy_lags, 50):.1f} s, max "
       f"{max(soak.policy_lags, default=float('nan')):.1f} s after the write), not within 5 s {soak.policy_missed} times.")
+
+
+def report_log_samples(w, soak: Soak):
+    """The service log's warnings and errors, and samples of what failed."""
+    stats = soak.stats
     findings, examples = log_findings(soak.service.data)
     if findings:
         w("\n## Service log warnings and errors\n")
-        w("| count | message (numbers and ids as #) |")
-        w("|---|---|")
+        for line in table_head("count", "message (numbers and ids as #)"):
+            w(line)
         for key, count in findings.most_common(15):
             w(f"| {count} | `{key.replace('|', '/')}` |")
     if stats.error_samples or soak.error_events or soak.channel_events:
@@ -1206,8 +963,6 @@ def report(soak: Soak, journals, started_wall):
             w(f"- `error` event: `{line}`")
         for line in soak.channel_events:
             w(f"- `recording.channel` event: `{line}`")
-    w("\n" + ("All targets met." if not failed else "Missed: " + "; ".join(failed) + "."))
-    return "\n".join(out) + "\n", failed
 
 
 # --------------------------------------------------------------------------
@@ -1241,18 +996,13 @@ def main():
     global ARGS
     ARGS = parse_args()
     random.seed(ARGS.random_seed)
-    for needed, fix in [(BIN, "build it (cargo build -p recorder-cli) or set RECORDER_BIN"),
-                        (MODEL, "run scripts/test-model.sh or set RECORDER_MODEL_PATH")]:
-        if not needed.is_file():
-            raise SystemExit(f"{needed} is missing: {fix}")
-    for tool in ("espeak-ng", "sox"):
-        if not shutil.which(tool):
-            raise SystemExit(f"{tool} is missing (apt-get install {tool})")
+    require_files([(BIN, "build it (cargo build -p recorder-cli) or set RECORDER_BIN"),
+                   (MODEL, "run scripts/test-model.sh or set RECORDER_MODEL_PATH")])
+    require_tools(("espeak-ng", "sox"))
     started_wall = datetime.datetime.now(datetime.timezone.utc)
     global BIN_BUILT, GIT_HEAD
-    BIN_BUILT = f"{datetime.datetime.fromtimestamp(BIN.stat().st_mtime, datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
-    head = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"], capture_output=True, text=True)
-    GIT_HEAD = f"`{head.stdout.strip()[:80]}`" if head.returncode == 0 else "unknown"
+    BIN_BUILT = built_at(BIN)
+    GIT_HEAD = git_head()
     work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-soak-"))
     log(f"work folder {work}")
     service = None
@@ -1265,7 +1015,7 @@ def main():
         log(f"made {ARGS.hours} h of call audio (an {block:.0f} s block repeated) in {time.monotonic() - made:.0f} s")
         policy_path = work / "policy.json"
         policy_path.write_text(json.dumps(POLICIES[0]))
-        service = Service(work, files, policy_path)
+        service = start_service(work, files, policy_path)
         log(f"service pid {service.pid} on port {service.port}")
         soak = Soak(service, work, files, clips, import_clip, policy_path)
         asyncio.run(soak.run())
@@ -1279,16 +1029,12 @@ def main():
         text, failed = report(soak, journals, started_wall)
     finally:
         if service is not None:
-            service.stop()
+            service.terminate(30)
         if ARGS.keep:
             log(f"kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    print(text)
-    out = pathlib.Path(ARGS.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
-    log(f"wrote {out}")
+    write_result(text, ARGS.out, log)
     sys.exit(1 if failed else 0)
 
 

@@ -4,7 +4,7 @@
 module they name, and prints the strongly connected groups of more than one
 file (Tarjan). Usage: scripts/module-graph.py crates/service/src [--edges]
 [--check]; with --check it exits 1 when there is a circle (the tidy test
-`xtask/tests/dependencies.rs` runs it on `service` and `cli`)."""
+`xtask/tests/dependencies.rs` runs it on every crate under `crates/`)."""
 
 from __future__ import annotations
 

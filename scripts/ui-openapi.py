@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints an OpenAPI document of the person's channel for schemathesis: the
-/v1 paths whose handlers the app uses again under /ui (crates/service/src/
+/v1 paths whose handlers the app uses again under /ui (crates/service/src/http/
 router.rs), moved there, and /ui/settings (GET the file, PATCH a merge).
 Usage: scripts/ui-openapi.py V1_OPENAPI.json > ui-openapi.json"""
 

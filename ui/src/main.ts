@@ -1,3 +1,4 @@
+// The app's entry: the router, then the shell mounted on #app.
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';

@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use rand::rngs::StdRng;
 use rand::seq::index;
 use rand::{Rng, SeedableRng};
-use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_domain::{ActionItemId, Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{ActionItemRecord, ListQuery, MeetingRecord, NewSegment, NoteRecord, Store};
 
 use crate::corpus::Corpus;
@@ -184,7 +184,7 @@ fn meeting(
     let started_at = NEWEST_START_MS - number as i64 * spacing(meetings);
     let attendees = corpus.attendees(rng);
     let meeting = MeetingRecord {
-        id: new_id(),
+        id: MeetingId::generate(),
         title: corpus.title(rng),
         source_app: corpus.source_app(rng),
         started_at,
@@ -217,7 +217,7 @@ fn meeting(
     }
 
     let note = NoteRecord {
-        id: new_id(),
+        id: NoteId::generate(),
         kind: "summary".to_string(),
         template_id: None,
         content_md: corpus.summary(rng),
@@ -225,7 +225,7 @@ fn meeting(
     let items = (0..rng.gen_range(1..=4))
         .map(|_| {
             let (text, owner) = corpus.action_item(rng, &attendees);
-            ActionItemRecord { id: new_id(), text, owner, done: rng.gen_bool(0.3) }
+            ActionItemRecord { id: ActionItemId::generate(), text, owner, done: rng.gen_bool(0.3) }
         })
         .collect();
     Generated { meeting, segments, note, items }

@@ -159,3 +159,86 @@ fn no_unwrap_in_library_code() {
         .collect();
     assert!(offenders.is_empty(), "unwrap() in library code: {offenders:?}");
 }
+
+/// The sections of ARCHITECTURE.md's code map that must name every source
+/// file: each heading's name, and the folder of the files.
+fn code_map_sections() -> Vec<(String, PathBuf)> {
+    let mut sections: Vec<(String, PathBuf)> = std::fs::read_dir(root().join("crates"))
+        .expect("crates folder")
+        .flatten()
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().to_string();
+            (format!("crates/{name}"), entry.path().join("src"))
+        })
+        .collect();
+    sections.push(("xtask".into(), root().join("xtask/src")));
+    sections.push(("ui".into(), root().join("ui/src")));
+    sections
+}
+
+/// The text under the heading ``### `name` `` up to the next heading.
+fn section<'a>(text: &'a str, name: &str) -> &'a str {
+    let heading = format!("\n### `{name}`\n");
+    let Some(start) = text.find(&heading) else {
+        return "";
+    };
+    let body = &text[start + heading.len()..];
+    &body[..body.find("\n#").unwrap_or(body.len())]
+}
+
+/// Rust, Svelte and TypeScript files under `folder`, as paths relative to
+/// `src`; the generated API schema (`ui/src/api/schema.d.ts`) is not one.
+fn source_files(folder: &Path, src: &Path, found: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_string();
+        if path.is_dir() {
+            source_files(&path, src, found);
+        } else if name != "schema.d.ts"
+            && [".rs", ".svelte", ".ts"].iter().any(|e| name.ends_with(e))
+        {
+            found.push(path.strip_prefix(src).unwrap_or(&path).display().to_string());
+        }
+    }
+}
+
+/// The code map names every source file, in backticks, by its path under its
+/// crate's `src/`, in the section of that crate (`### `crates/service``).
+#[test]
+fn architecture_names_every_source_file() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let (mut checked, mut missing) = (0, Vec::new());
+    for (name, src) in code_map_sections() {
+        let mut files = Vec::new();
+        source_files(&src, &src, &mut files);
+        files.sort();
+        checked += files.len();
+        let listed = section(&text, &name);
+        let unnamed = files.into_iter().filter(|file| !listed.contains(&format!("`{file}`")));
+        missing.extend(unnamed.map(|file| format!("{name}/src/{file}")));
+    }
+    assert!(checked > 200, "tidy found too few source files: {checked}");
+    assert!(missing.is_empty(), "files ARCHITECTURE.md's code map does not name: {missing:#?}");
+}
+
+/// The app's screens stay in pieces: no Svelte component over 400 lines
+/// (a page is a folder of components of one job each, ui/README.md).
+#[test]
+fn no_ui_component_over_400_lines() {
+    let src = root().join("ui/src");
+    let mut files = Vec::new();
+    source_files(&src, &src, &mut files);
+    let components: Vec<String> = files.into_iter().filter(|f| f.ends_with(".svelte")).collect();
+    assert!(components.len() > 20, "tidy found too few components: {}", components.len());
+    let long: Vec<String> = components
+        .iter()
+        .filter_map(|file| {
+            let lines = std::fs::read_to_string(src.join(file)).unwrap_or_default().lines().count();
+            (lines > 400).then(|| format!("ui/src/{file}: {lines} lines"))
+        })
+        .collect();
+    assert!(long.is_empty(), "components over 400 lines: {long:#?}");
+}

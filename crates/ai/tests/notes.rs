@@ -29,7 +29,8 @@ async fn malformed_action_items_are_repaired_by_one_more_request() {
     assert!(repair.contains(bad), "the repair shows the bad answer: {repair}");
     assert!(repair.contains("could not be read"), "{repair}");
     assert_eq!(seen[1].body["format"], "json");
-    let outcomes: Vec<String> = ledger.entries().into_iter().map(|e| e.outcome).collect();
+    let outcomes: Vec<String> =
+        ledger.entries().into_iter().map(|e| e.outcome.to_string()).collect();
     assert_eq!(outcomes, ["ok", "ok"]);
 }
 
@@ -148,7 +149,8 @@ async fn silence_sends_nothing_unless_it_is_to_record_a_refusal() {
     let verdict = Verdict::Block("DisableCloudAIKeys".into());
     let error = generate(&egress, &config, verdict, &request(kind, &silent, &context)).await;
     assert_eq!(error, Err(AiError::Blocked("DisableCloudAIKeys".into())));
-    let outcomes: Vec<String> = ledger.entries().into_iter().map(|e| e.outcome).collect();
+    let outcomes: Vec<String> =
+        ledger.entries().into_iter().map(|e| e.outcome.to_string()).collect();
     assert_eq!(outcomes, ["blocked"]);
     assert!(server.seen().is_empty());
 }
@@ -184,7 +186,8 @@ async fn failing_and_unreachable_servers_are_unreachable() {
         !error.to_string().contains("QUERYSECRET") && !error.to_string().contains(KEY),
         "{error}"
     );
-    let outcomes: Vec<String> = ledger.entries().into_iter().map(|e| e.outcome).collect();
+    let outcomes: Vec<String> =
+        ledger.entries().into_iter().map(|e| e.outcome.to_string()).collect();
     assert_eq!(outcomes, ["error", "error"]);
 }
 

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use recorder_domain::{Channel, MarkerId, MeetingId, MeetingStatus};
+
 use crate::{Prompt, PromptAnswer};
 
 /// One event: its `type` and its `data`.
@@ -63,50 +65,133 @@ pub enum Event {
     Error(ErrorEvent),
 }
 
-impl Event {
-    /// The event's `type` (the SSE event name).
-    pub fn kind(&self) -> &'static str {
+/// Every event `type`, as the stream names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum EventType {
+    #[serde(rename = "recording.started")]
+    RecordingStarted,
+    #[serde(rename = "recording.stopped")]
+    RecordingStopped,
+    #[serde(rename = "recording.paused")]
+    RecordingPaused,
+    #[serde(rename = "recording.levels")]
+    RecordingLevels,
+    #[serde(rename = "recording.channel")]
+    RecordingChannel,
+    #[serde(rename = "segment.new")]
+    SegmentNew,
+    #[serde(rename = "segment.partial")]
+    SegmentPartial,
+    #[serde(rename = "meeting.updated")]
+    MeetingUpdated,
+    #[serde(rename = "meeting.ready")]
+    MeetingReady,
+    #[serde(rename = "meeting.deleted")]
+    MeetingDeleted,
+    #[serde(rename = "prompt.shown")]
+    PromptShown,
+    #[serde(rename = "prompt.answered")]
+    PromptAnswered,
+    #[serde(rename = "marker.added")]
+    MarkerAdded,
+    #[serde(rename = "notes.progress")]
+    NotesProgress,
+    #[serde(rename = "transcription.progress")]
+    TranscriptionProgress,
+    #[serde(rename = "models.loading")]
+    ModelsLoading,
+    #[serde(rename = "models.loaded")]
+    ModelsLoaded,
+    #[serde(rename = "models.download")]
+    ModelsDownload,
+    #[serde(rename = "models.installed")]
+    ModelsInstalled,
+    #[serde(rename = "pair.completed")]
+    PairCompleted,
+    #[serde(rename = "settings.changed")]
+    SettingsChanged,
+    #[serde(rename = "error")]
+    Error,
+}
+
+impl EventType {
+    pub fn as_str(self) -> &'static str {
         match self {
-            Event::RecordingStarted(_) => "recording.started",
-            Event::RecordingStopped(_) => "recording.stopped",
-            Event::RecordingPaused(_) => "recording.paused",
-            Event::RecordingLevels(_) => "recording.levels",
-            Event::RecordingChannel(_) => "recording.channel",
-            Event::SegmentNew(_) => "segment.new",
-            Event::SegmentPartial(_) => "segment.partial",
-            Event::MeetingUpdated(_) => "meeting.updated",
-            Event::MeetingReady(_) => "meeting.ready",
-            Event::MeetingDeleted(_) => "meeting.deleted",
-            Event::PromptShown(_) => "prompt.shown",
-            Event::PromptAnswered(_) => "prompt.answered",
-            Event::MarkerAdded(_) => "marker.added",
-            Event::NotesProgress(_) => "notes.progress",
-            Event::TranscriptionProgress(_) => "transcription.progress",
-            Event::ModelsLoading(_) => "models.loading",
-            Event::ModelsLoaded(_) => "models.loaded",
-            Event::ModelsDownload(_) => "models.download",
-            Event::ModelsInstalled(_) => "models.installed",
-            Event::PairCompleted(_) => "pair.completed",
-            Event::SettingsChanged(_) => "settings.changed",
-            Event::Error(_) => "error",
+            EventType::RecordingStarted => "recording.started",
+            EventType::RecordingStopped => "recording.stopped",
+            EventType::RecordingPaused => "recording.paused",
+            EventType::RecordingLevels => "recording.levels",
+            EventType::RecordingChannel => "recording.channel",
+            EventType::SegmentNew => "segment.new",
+            EventType::SegmentPartial => "segment.partial",
+            EventType::MeetingUpdated => "meeting.updated",
+            EventType::MeetingReady => "meeting.ready",
+            EventType::MeetingDeleted => "meeting.deleted",
+            EventType::PromptShown => "prompt.shown",
+            EventType::PromptAnswered => "prompt.answered",
+            EventType::MarkerAdded => "marker.added",
+            EventType::NotesProgress => "notes.progress",
+            EventType::TranscriptionProgress => "transcription.progress",
+            EventType::ModelsLoading => "models.loading",
+            EventType::ModelsLoaded => "models.loaded",
+            EventType::ModelsDownload => "models.download",
+            EventType::ModelsInstalled => "models.installed",
+            EventType::PairCompleted => "pair.completed",
+            EventType::SettingsChanged => "settings.changed",
+            EventType::Error => "error",
+        }
+    }
+}
+
+impl Event {
+    /// The event's `type`.
+    pub fn event_type(&self) -> EventType {
+        match self {
+            Event::RecordingStarted(_) => EventType::RecordingStarted,
+            Event::RecordingStopped(_) => EventType::RecordingStopped,
+            Event::RecordingPaused(_) => EventType::RecordingPaused,
+            Event::RecordingLevels(_) => EventType::RecordingLevels,
+            Event::RecordingChannel(_) => EventType::RecordingChannel,
+            Event::SegmentNew(_) => EventType::SegmentNew,
+            Event::SegmentPartial(_) => EventType::SegmentPartial,
+            Event::MeetingUpdated(_) => EventType::MeetingUpdated,
+            Event::MeetingReady(_) => EventType::MeetingReady,
+            Event::MeetingDeleted(_) => EventType::MeetingDeleted,
+            Event::PromptShown(_) => EventType::PromptShown,
+            Event::PromptAnswered(_) => EventType::PromptAnswered,
+            Event::MarkerAdded(_) => EventType::MarkerAdded,
+            Event::NotesProgress(_) => EventType::NotesProgress,
+            Event::TranscriptionProgress(_) => EventType::TranscriptionProgress,
+            Event::ModelsLoading(_) => EventType::ModelsLoading,
+            Event::ModelsLoaded(_) => EventType::ModelsLoaded,
+            Event::ModelsDownload(_) => EventType::ModelsDownload,
+            Event::ModelsInstalled(_) => EventType::ModelsInstalled,
+            Event::PairCompleted(_) => EventType::PairCompleted,
+            Event::SettingsChanged(_) => EventType::SettingsChanged,
+            Event::Error(_) => EventType::Error,
         }
     }
 
+    /// The event's `type` (the SSE event name).
+    pub fn kind(&self) -> &'static str {
+        self.event_type().as_str()
+    }
+
     /// `meeting.updated` with the meeting's new status.
-    pub fn meeting_status(meeting_id: impl Into<String>, status: &str) -> Event {
+    pub fn meeting_status(meeting_id: impl Into<MeetingId>, status: MeetingStatus) -> Event {
         Event::MeetingUpdated(MeetingUpdated {
             meeting_id: meeting_id.into(),
-            status: Some(status.to_owned()),
+            status: Some(status),
         })
     }
 
     /// `meeting.updated` for a change other than the status.
-    pub fn meeting_changed(meeting_id: impl Into<String>) -> Event {
+    pub fn meeting_changed(meeting_id: impl Into<MeetingId>) -> Event {
         Event::MeetingUpdated(MeetingUpdated { meeting_id: meeting_id.into(), status: None })
     }
 
     /// `error` with a message, and the meeting it concerns when there is one.
-    pub fn error(message: impl Into<String>, meeting_id: Option<String>) -> Event {
+    pub fn error(message: impl Into<String>, meeting_id: Option<MeetingId>) -> Event {
         Event::Error(ErrorEvent {
             message: message.into(),
             meeting_id,
@@ -118,7 +203,7 @@ impl Event {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordingStarted {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub source_app: String,
     pub title: String,
     pub started_at: i64,
@@ -126,20 +211,20 @@ pub struct RecordingStarted {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordingStopped {
-    pub meeting_id: String,
-    pub status: String,
+    pub meeting_id: MeetingId,
+    pub status: MeetingStatus,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordingPaused {
     pub paused: bool,
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
 }
 
 /// Peak level of each channel over the last quarter second, in dBFS (-100 = silence).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordingLevels {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub mic: f32,
     pub sys: f32,
 }
@@ -156,9 +241,9 @@ pub enum ChannelState {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordingChannel {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     /// `mic` or `sys`.
-    pub channel: String,
+    pub channel: Channel,
     pub state: ChannelState,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -167,9 +252,9 @@ pub struct RecordingChannel {
 /// A transcript segment as it is made, with the meeting it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LiveSegment {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub speaker: String,
-    pub channel: String,
+    pub channel: Channel,
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
@@ -177,29 +262,29 @@ pub struct LiveSegment {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MeetingUpdated {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     /// The new status, when the status changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<MeetingStatus>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MeetingRef {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
 }
 
 /// The marker, with the meeting it was added to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MarkerAdded {
-    pub id: String,
+    pub id: MarkerId,
     pub at_ms: i64,
     pub label: String,
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct NotesProgress {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     /// started, generating, saving, done or failed; canceled when a
     /// regeneration was canceled (`DELETE /v1/meetings/:id/notes`).
     pub stage: String,
@@ -210,7 +295,7 @@ pub struct NotesProgress {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct TranscriptionProgress {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub position_ms: i64,
     /// Null when the file's format does not say how long it is.
     pub duration_ms: Option<i64>,
@@ -243,7 +328,7 @@ pub struct Empty {}
 pub struct ErrorEvent {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub meeting_id: Option<String>,
+    pub meeting_id: Option<MeetingId>,
     /// The model whose download failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -257,7 +342,7 @@ mod tests {
 
     #[test]
     fn an_event_serializes_as_type_and_data() {
-        let event = Event::meeting_status("m1", "ready");
+        let event = Event::meeting_status("m1", MeetingStatus::Ready);
         let json = serde_json::to_value(&event).expect("serializes");
         assert_eq!(
             json,
@@ -269,8 +354,26 @@ mod tests {
     }
 
     #[test]
+    fn an_event_type_is_named_as_the_event_is_tagged() {
+        let event = Event::meeting_changed("m");
+        let json = serde_json::to_value(&event).expect("serializes");
+        assert_eq!(json["type"], serde_json::to_value(event.event_type()).expect("serializes"));
+        assert_eq!(json["type"], event.event_type().as_str());
+    }
+
+    #[test]
     fn pair_completed_carries_an_empty_object() {
         let json = serde_json::to_value(Event::PairCompleted(Empty {})).expect("serializes");
         assert_eq!(json["data"], serde_json::json!({}));
     }
+}
+
+/// `{ type, data, at }`: the data of every Server-Sent Event.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventEnvelope {
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+    pub at: i64,
 }

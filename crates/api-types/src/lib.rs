@@ -4,23 +4,51 @@
 //! side agrees on one shape. Every type here derives an OpenAPI schema; the service
 //! publishes them at `GET /v1/openapi.json`.
 
+mod ai;
+mod audio;
 mod error;
 mod events;
+mod export;
 pub mod hosts;
 pub mod identity;
+mod imports;
+mod ledger;
+mod license;
 mod meeting;
-mod misc;
 mod models;
-mod person;
+mod pairing;
+mod policy;
+mod prompts;
+mod recording;
+mod search;
+mod sessions;
 mod speakers;
+mod system;
+mod templates;
 
+pub use ai::*;
+pub use audio::*;
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use events::*;
+pub use export::*;
+pub use imports::*;
+pub use ledger::*;
+pub use license::*;
 pub use meeting::*;
-pub use misc::*;
 pub use models::*;
-pub use person::*;
+pub use pairing::*;
+pub use policy::*;
+pub use prompts::*;
+pub use recorder_domain::{
+    ActionItemId, Channel, MarkerId, MeetingId, MeetingStatus, NoteId, NoteKind, PairingId, Plan,
+    PromptId, SessionId, VoiceId,
+};
+pub use recording::*;
+pub use search::*;
+pub use sessions::*;
 pub use speakers::*;
+pub use system::*;
+pub use templates::*;
 
 /// Header that marks a request as coming from the gateway (an agent request).
 pub const CLIENT_HEADER: &str = "x-recorder-client";

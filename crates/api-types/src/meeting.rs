@@ -3,6 +3,10 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
+use recorder_domain::{
+    ActionItemId, Channel, MarkerId, MeetingId, MeetingStatus, NoteId, NoteKind,
+};
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Attendee {
     pub name: String,
@@ -10,15 +14,15 @@ pub struct Attendee {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Note {
-    pub id: String,
+    pub id: NoteId,
     /// summary, action_items, decisions, key_points or custom
-    pub kind: String,
+    pub kind: NoteKind,
     pub content_md: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ActionItem {
-    pub id: String,
+    pub id: ActionItemId,
     pub text: String,
     pub owner: String,
     pub done: bool,
@@ -26,7 +30,7 @@ pub struct ActionItem {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Marker {
-    pub id: String,
+    pub id: MarkerId,
     /// Offset into the meeting in milliseconds.
     pub at_ms: i64,
     pub label: String,
@@ -35,14 +39,14 @@ pub struct Marker {
 /// A meeting. In lists, `notes`, `action_items` and `markers` are left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Meeting {
-    pub id: String,
+    pub id: MeetingId,
     pub title: String,
     pub source_app: String,
     pub started_at: i64,
     pub ended_at: Option<i64>,
     pub duration_ms: i64,
     /// recording, transcribing, summarising or ready
-    pub status: String,
+    pub status: MeetingStatus,
     pub language: Option<String>,
     pub attendees: Vec<Attendee>,
     pub tags: Vec<String>,
@@ -69,7 +73,7 @@ pub struct MeetingList {
 pub struct Segment {
     pub speaker: String,
     /// `mic` (the local user) or `sys` (everyone else)
-    pub channel: String,
+    pub channel: Channel,
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
@@ -77,7 +81,7 @@ pub struct Segment {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Transcript {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub segments: Vec<Segment>,
 }
 
@@ -120,21 +124,10 @@ pub struct ActionItemPatch {
 #[serde(deny_unknown_fields)]
 pub struct NotesRequest {
     /// summary, action_items, decisions, key_points or custom (needs template_id)
-    #[schema(value_type = NoteKindName)]
+    #[schema(value_type = NoteKind)]
     pub kind: String,
     #[serde(default)]
     pub template_id: Option<String>,
-}
-
-/// The note kinds.
-#[derive(ToSchema)]
-#[schema(rename_all = "snake_case")]
-pub enum NoteKindName {
-    Summary,
-    ActionItems,
-    Decisions,
-    KeyPoints,
-    Custom,
 }
 
 /// Transcript formats of `GET /v1/meetings/{id}/transcript`.
@@ -150,57 +143,8 @@ pub enum TranscriptFormat {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct NotesAccepted {
-    pub meeting_id: String,
-    pub status: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SearchResult {
-    pub meeting_id: String,
-    pub meeting_title: String,
-    pub started_at: i64,
-    /// `transcript` or `note`
-    pub source: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_ms: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end_ms: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speaker: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note_id: Option<String>,
-    /// HTML-escaped text with the matches wrapped in `<mark>…</mark>`.
-    pub snippet: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SearchResults {
-    pub results: Vec<SearchResult>,
-}
-
-/// Search results grouped by meeting (`GET /v1/search/meetings`, an extension
-/// of the spec for the library): the meetings the meeting list with the same
-/// `q` holds, newest first, a page at a time.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MeetingSearchResults {
-    pub meetings: Vec<MeetingMatches>,
-    /// Meetings that match in all.
-    pub total: i64,
-    /// Pass as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MeetingMatches {
-    pub meeting_id: String,
-    pub meeting_title: String,
-    pub started_at: i64,
-    /// Transcript lines and notes of this meeting that contain every word (0
-    /// when only the title matches, or the words are on different lines).
-    pub matches: i64,
-    /// Its best passages: notes, then lines with every word, then lines with
-    /// some of the words; each in the meeting's order.
-    pub results: Vec<SearchResult>,
+    pub meeting_id: MeetingId,
+    pub status: MeetingStatus,
 }
 
 /// A field that, when present, must not be null: `null` is a wrong type (400).

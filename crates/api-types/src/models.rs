@@ -60,14 +60,21 @@ pub struct ModelInstallRequest {
     pub quantization: Option<String>,
 }
 
+/// Whether a model install started a download or found the model there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum InstallStatus {
+    Downloading,
+    Installed,
+}
+
 /// 202 (download started) or 200 (already installed).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ModelInstallReply {
     /// e.g. `base.en-q8_0`
     pub model: String,
     pub file_name: String,
-    /// `downloading` or `installed`
-    pub status: String,
+    pub status: InstallStatus,
 }
 
 /// `DELETE /ui/models/:name`

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use recorder_domain::VoiceId;
+
 /// One speaker of the other side (`sys`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Speaker {
@@ -39,7 +41,7 @@ pub struct SpeakerNames(pub BTreeMap<String, Option<String>>);
 /// A voice the person named, kept on this machine to recognise it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Voice {
-    pub id: String,
+    pub id: VoiceId,
     pub name: String,
     /// Meetings in which this name was given to a speaker.
     pub meetings: i64,

@@ -14,7 +14,7 @@ use recorder_store::{MeetingRecord, Store};
 
 /// A data folder with two meetings, their audio, settings, a template, a
 /// licence and the tokens.
-fn folder_with_meetings(root: &Path) -> (DataDir, Vec<String>) {
+fn folder_with_meetings(root: &Path) -> (DataDir, Vec<recorder_store::MeetingId>) {
     let data = DataDir::at(root);
     data.prepare().expect("prepare");
     let store = Store::open(&data.database()).expect("db");

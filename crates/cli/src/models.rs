@@ -2,7 +2,6 @@
 //! service downloads it; a progress bar follows), add a local ggml file, convert
 //! a CTranslate2 model, choose the active model, remove one.
 
-use recorder_settings::copy_atomically;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -10,7 +9,7 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use recorder_api_types::{ModelEntry, ModelInstallRequest, ModelList};
 use recorder_client::Client;
-use recorder_settings::{DataDir, Environment};
+use recorder_settings::{copy_atomically, DataDir, Environment};
 use recorder_stt::catalogue;
 use recorder_stt::convert::{convert_ct2, OutputType};
 use serde_json::json;
@@ -157,7 +156,7 @@ async fn install(client: &Client, name: &str, f16: bool) -> Result<(), Failure> 
         quantization: f16.then(|| "f16".to_string()),
     };
     let reply = client.install_model(&request).await?;
-    if reply.status == "installed" {
+    if reply.status == recorder_api_types::InstallStatus::Installed {
         println!("{} is already installed ({})", reply.model, reply.file_name);
         return Ok(());
     }

@@ -78,10 +78,10 @@ pub fn meeting_table(list: &MeetingList) {
         .iter()
         .map(|m| {
             vec![
-                m.id.clone(),
+                m.id.to_string(),
                 date(m.started_at),
                 duration(m.duration_ms),
-                m.status.clone(),
+                m.status.to_string(),
                 if m.starred { "★".into() } else { String::new() },
                 shorten(&m.title, 50),
             ]
@@ -171,7 +171,7 @@ pub fn pairing_table(pairings: &Pairings) {
         .iter()
         .map(|p| {
             vec![
-                p.id.clone(),
+                p.id.to_string(),
                 date(p.created_at),
                 p.last_used_at.map(date).unwrap_or_else(|| "-".into()),
             ]

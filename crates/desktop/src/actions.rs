@@ -20,7 +20,7 @@ pub fn menu(app: &AppHandle, id: &str) {
             ids::PAUSE => pause_or_resume(&app).await.map_err(|e| e.to_string()),
             ids::MARKER => add_marker(&app).await.map_err(|e| e.to_string()),
             ids::QUIT => {
-                crate::shell::quit(&app).await;
+                crate::shell::quit::quit(&app).await;
                 Ok(())
             }
             _ => Ok(()),

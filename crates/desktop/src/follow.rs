@@ -56,7 +56,7 @@ async fn handle(app: &AppHandle, event: Event) {
         Event::RecordingStopped(_) => shell.set_view(|view| view.stopped()),
         Event::RecordingPaused(paused) => shell.set_view(|view| view.paused = paused.paused),
         Event::RecordingChannel(channel) => {
-            shell.set_view(|view| view.channel(&channel.channel, channel.state))
+            shell.set_view(|view| view.channel(channel.channel.as_str(), channel.state))
         }
         Event::PromptShown(prompt) => shown(app, &prompt).await,
         Event::PromptAnswered(answer) => shell.notifier.withdraw(&answer.prompt_id).await,

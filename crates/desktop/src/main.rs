@@ -64,7 +64,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    match shell::run(options) {
+    match shell::start::run(options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("recorder-desktop: {error:#}");

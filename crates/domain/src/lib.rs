@@ -8,6 +8,9 @@ pub mod meeting;
 pub mod policy;
 pub mod text;
 
-pub use ids::{new_id, parse_id};
-pub use meeting::{Channel, LedgerEntry, MeetingStatus, NoteKind, Plan};
+pub use ids::{
+    new_id, parse_id, ActionItemId, MarkerId, MeetingId, NoteId, PairingId, PromptId, SessionId,
+    VoiceId,
+};
+pub use meeting::{Channel, LedgerEntry, LedgerOutcome, MeetingStatus, NoteKind, Plan};
 pub use policy::{PolicyKey, PolicyValue, PolicyValues};

@@ -1,9 +1,10 @@
 //! Meeting status machine, audio channels, note kinds, plans and ledger entries.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// The status a meeting moves through, in this order only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MeetingStatus {
     Recording,
@@ -54,7 +55,7 @@ impl MeetingStatus {
 }
 
 /// The two audio channels: `mic` is the local user, `sys` everyone else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Channel {
     Mic,
@@ -88,7 +89,7 @@ impl Channel {
 }
 
 /// Kinds of notes a meeting can carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NoteKind {
     Summary,
@@ -123,29 +124,79 @@ impl NoteKind {
 }
 
 /// The licence plan in force.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Plan {
     Free,
     Pro,
 }
 
-/// One outbound request the app made or refused: a row of the Privacy Ledger.
-/// `url` never carries a query string or credentials.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+impl Plan {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+        }
+    }
+}
+
+/// How an outbound request ended: answered below 400 (`ok`), failed or
+/// answered 400 and above (`error`), or refused before it left (`blocked`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LedgerOutcome {
+    Ok,
+    Error,
+    Blocked,
+}
+
+impl LedgerOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerOutcome::Ok => "ok",
+            LedgerOutcome::Error => "error",
+            LedgerOutcome::Blocked => "blocked",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        [LedgerOutcome::Ok, LedgerOutcome::Error, LedgerOutcome::Blocked]
+            .into_iter()
+            .find(|outcome| outcome.as_str() == text)
+    }
+}
+
+/// One outbound request the app made or refused: a row of the Privacy Ledger,
+/// as the egress crate writes it and the API returns it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct LedgerEntry {
     pub id: String,
     pub at: i64,
     pub method: String,
+    /// Scheme, host, port and path only: never a query string or credentials.
     pub url: String,
     pub host: String,
     pub purpose: String,
+    /// HTTP status, null when no answer came back.
     pub status: Option<u16>,
     pub bytes_sent: u64,
     pub bytes_received: u64,
     pub duration_ms: u64,
-    pub outcome: String,
+    pub outcome: LedgerOutcome,
 }
+
+/// Each shows as its wire name.
+macro_rules! display_as_str {
+    ($($name:ident),*) => {$(
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )*};
+}
+
+display_as_str!(MeetingStatus, Channel, NoteKind, Plan, LedgerOutcome);
 
 #[cfg(test)]
 mod tests {

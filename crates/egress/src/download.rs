@@ -7,7 +7,7 @@ use std::io::SeekFrom;
 use std::sync::Arc;
 use std::time::Instant;
 
-use recorder_domain::LedgerEntry;
+use recorder_domain::{LedgerEntry, LedgerOutcome};
 use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
 use crate::{complete_entry, describe, Egress, EgressError, LedgerSink, OutboundRequest, Verdict};
@@ -39,15 +39,15 @@ impl PendingEntry {
         self.entry.as_mut()
     }
 
-    fn take(&mut self, outcome: &str) -> Option<LedgerEntry> {
+    fn take(&mut self, outcome: LedgerOutcome) -> Option<LedgerEntry> {
         let mut entry = self.entry.take()?;
-        entry.outcome = outcome.to_string();
+        entry.outcome = outcome;
         entry.duration_ms = self.started.elapsed().as_millis() as u64;
-        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome, bytes = entry.bytes_received, "download");
+        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = outcome.as_str(), bytes = entry.bytes_received, "download");
         Some(entry)
     }
 
-    async fn finish(&mut self, outcome: &str) {
+    async fn finish(&mut self, outcome: LedgerOutcome) {
         if let Some(entry) = self.take(outcome) {
             complete_entry(&self.ledger, &entry).await;
         }
@@ -56,7 +56,7 @@ impl PendingEntry {
 
 impl Drop for PendingEntry {
     fn drop(&mut self) {
-        let Some(entry) = self.take("error") else { return };
+        let Some(entry) = self.take(LedgerOutcome::Error) else { return };
         let ledger = self.ledger.clone();
         let write = move || {
             if let Err(error) = ledger.write(&entry) {
@@ -94,7 +94,7 @@ impl Egress {
             Ok(Some(start)) => start,
             Ok(None) => {
                 // 416 for a range starting at the end: the file is already whole.
-                pending.finish("ok").await;
+                pending.finish(LedgerOutcome::Ok).await;
                 progress(resume_from, Some(resume_from));
                 let outcome =
                     DownloadOutcome { status, received: 0, file_size: resume_from, resumed: true };
@@ -129,7 +129,7 @@ impl Egress {
                 start + received
             )));
         }
-        pending.finish("ok").await;
+        pending.finish(LedgerOutcome::Ok).await;
         Ok(DownloadOutcome { status, received, file_size: start + received, resumed: start > 0 })
     }
 
@@ -164,7 +164,7 @@ impl Egress {
                 return Ok((request, pending, response));
             }
             let next = redirect_target(&request, &response).map_err(&failed)?;
-            pending.finish("ok").await;
+            pending.finish(LedgerOutcome::Ok).await;
             tracing::info!(from = %host, to = next.url.host_str().unwrap_or_default(), "download redirected");
             request = next;
         }

@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use recorder_domain::{new_id, LedgerEntry};
+use recorder_domain::{new_id, LedgerEntry, LedgerOutcome};
 pub use reqwest::Method;
 use url::Url;
 
@@ -154,7 +154,7 @@ impl Egress {
             Ok(response) if (300..400).contains(&response.status) => {
                 // Never followed: the body and keys were meant for this host only.
                 entry.status = Some(response.status);
-                entry.outcome = "error".into();
+                entry.outcome = LedgerOutcome::Error;
                 Err(EgressError::Failed {
                     host: entry.host.clone(),
                     message: format!(
@@ -166,15 +166,16 @@ impl Egress {
             Ok(response) => {
                 entry.status = Some(response.status);
                 entry.bytes_received = response.body.len() as u64;
-                entry.outcome = if response.status < 400 { "ok" } else { "error" }.into();
+                entry.outcome =
+                    if response.status < 400 { LedgerOutcome::Ok } else { LedgerOutcome::Error };
                 Ok(response)
             }
             Err(message) => {
-                entry.outcome = "error".into();
+                entry.outcome = LedgerOutcome::Error;
                 Err(EgressError::Failed { host: entry.host.clone(), message })
             }
         };
-        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = %entry.outcome, "outbound request");
+        tracing::info!(host = %entry.host, purpose = %entry.purpose, outcome = entry.outcome.as_str(), "outbound request");
         complete_entry(&self.ledger, &entry).await;
         outcome
     }
@@ -195,7 +196,7 @@ impl Egress {
         } else {
             return Ok(());
         };
-        entry.outcome = "blocked".into();
+        entry.outcome = LedgerOutcome::Blocked;
         complete_entry(&self.ledger, entry).await;
         Err(error)
     }
@@ -241,7 +242,7 @@ impl Egress {
             bytes_sent: 0,
             bytes_received: 0,
             duration_ms: 0,
-            outcome: "error".into(),
+            outcome: LedgerOutcome::Error,
         }
     }
 }

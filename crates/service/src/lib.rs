@@ -3,38 +3,15 @@
 //! refresh, prompt expiry). `recorder serve` calls [`Service::bind`] then
 //! [`Service::serve`].
 
-mod assets;
-mod clock;
-mod convert;
-mod engine;
-mod error;
-mod events;
-mod export;
-mod extract;
-mod folder_lock;
-mod guard;
-mod handlers;
-mod index_build;
-mod ledger;
-mod leftovers;
-mod license;
-mod log_file;
-mod logging;
-mod managed;
+mod access;
+mod base;
+mod config;
+mod http;
 mod models;
-mod pairing;
 mod pipeline;
 mod recording;
-mod render;
-mod retention;
-mod router;
-mod search_index;
-mod sessions;
 mod state;
-mod tasks;
-mod templates;
-mod tokens;
-mod wake;
+mod upkeep;
 
 use std::collections::HashMap;
 use std::future::IntoFuture;
@@ -48,14 +25,27 @@ use recorder_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::managed::{PolicyHandle, SettingsHandle, LAST_GOOD_POLICY};
-use crate::state::{AppState, Shared, Tokens};
+use crate::access::pairing::PairingCodes;
+use crate::access::sessions::Sessions;
+use crate::access::tokens::{self, Tokens};
+use crate::base::events::EventBus;
+use crate::base::wake::Wake;
+use crate::base::{clock, ledger, tasks};
+use crate::config::license;
+use crate::config::managed::{PolicyHandle, SettingsHandle, LAST_GOOD_POLICY};
+use crate::http::router;
+use crate::models::downloads::Downloads;
+use crate::models::engine::SharedEngine;
+use crate::models::weights::{self, SpeakerModel, VadModel};
+use crate::recording::Recorder;
+use crate::state::{Access, AppState, Configuration, Core, Models, Shared, Work};
+use crate::upkeep::{index_build, leftovers, retention, search_index};
 
-pub use crate::error::is_storage_full;
-pub use crate::folder_lock::FolderInUse;
-use crate::folder_lock::FolderLock;
-pub use crate::logging::init_logging;
-pub use crate::router::BODY_LIMIT;
+pub use crate::base::error::is_storage_full;
+pub use crate::base::folder_lock::FolderInUse;
+use crate::base::folder_lock::FolderLock;
+pub use crate::base::logging::init_logging;
+pub use crate::http::router::BODY_LIMIT;
 
 /// How to start the service.
 pub struct Config {
@@ -114,53 +104,41 @@ impl Service {
             .filter_map(|(id, hash)| <[u8; 32]>::try_from(hash).ok().map(|hash| (hash, id)));
         let egress = Egress::new(Arc::new(ledger::StoreLedger::new(store.clone())))?;
         let search_index = index_build::IndexBuild::new(store.search_index_progress()?);
-        let state = AppState(Arc::new(Shared {
+        let core = Core {
             version: env!("CARGO_PKG_VERSION"),
             port: listener.local_addr()?.port(),
-            settings: SettingsHandle::new(data_dir.settings(), settings),
-            policy: PolicyHandle::load(
-                default_policy_source(&config.environment),
-                data_dir.root().join(LAST_GOOD_POLICY),
-            ),
-            events: events::EventBus::new(),
-            tokens: Tokens {
-                api,
-                ui,
-                paired: RwLock::new(paired.collect::<HashMap<_, _>>()),
-                last_recorded_use: Default::default(),
-            },
-            pairing_codes: pairing::PairingCodes::default(),
-            sessions: sessions::Sessions::default(),
-            license: load_license(&data_dir),
-            credentials: Arc::new(credential_store(&data_dir, &config.environment)),
+            events: EventBus::new(),
             egress,
-            model_downloads: models::Downloads::default(),
-            pipeline: wake::Wake::default(),
-            retention: wake::Wake::default(),
-            engine: engine::SharedEngine::default(),
-            vad: models::weights::VadModel::new(
-                &models::weights::VAD,
-                config.environment.vad_path.clone(),
-                &data_dir.models(),
-                recorder_stt::silero::FILE_NAME,
-            ),
-            speakers: models::weights::SpeakerModel::new(
-                &models::weights::SPEAKERS,
-                config.environment.speaker_model_path.clone(),
-                &data_dir.models(),
-                recorder_stt::speaker::campplus::FILE_NAME,
-            ),
-            recorder: recording::Recorder::new(config.audio),
             store,
             data_dir,
             environment: config.environment,
             shutdown,
-            notes_runs: Default::default(),
-            search_index,
+        };
+        let state = AppState(Arc::new(Shared {
+            config: Arc::new(configuration(&core, settings)),
+            access: Access {
+                tokens: Tokens {
+                    api,
+                    ui,
+                    paired: RwLock::new(paired.collect::<HashMap<_, _>>()),
+                    last_recorded_use: Default::default(),
+                },
+                pairing_codes: PairingCodes::default(),
+                sessions: Sessions::default(),
+            },
+            models: Arc::new(models_of(&core)),
+            work: Arc::new(Work {
+                recorder: Recorder::new(config.audio),
+                pipeline: Wake::default(),
+                retention: Wake::default(),
+                notes_runs: Default::default(),
+                search_index,
+            }),
+            core: Arc::new(core),
         }));
         if !recording::recover::recover_interrupted(&state) {
             // Tried again (by `tasks::finish_stranded_recordings`) until it works.
-            state.recorder.strand_rest();
+            state.work.recorder.strand_rest();
         }
         Ok(Service { listener, state, lock })
     }
@@ -173,8 +151,8 @@ impl Service {
     pub async fn serve(self) -> anyhow::Result<()> {
         let state = self.state;
         let _lock = self.lock;
-        let shutdown = state.shutdown.clone();
-        let refresh = state.environment.policy_refresh();
+        let shutdown = state.core.shutdown.clone();
+        let refresh = state.core.environment.policy_refresh();
         let started = std::time::SystemTime::now();
         let sweeper = state.clone();
         tokio::task::spawn_blocking(move || leftovers::remove(&sweeper, started));
@@ -185,7 +163,7 @@ impl Service {
             tokio::spawn(tasks::unload_idle_model(state.clone())),
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
             tokio::spawn(search_index::run(state.clone())),
-            tokio::spawn(retention::run(state.clone(), state.environment.retention_sweep())),
+            tokio::spawn(retention::run(state.clone(), state.core.environment.retention_sweep())),
         ];
         // A recording in progress is concluded at once (files closed, the rest
         // queued for transcription at the next start), while requests drain.
@@ -215,11 +193,45 @@ impl Service {
         }
         // Whisper's threads must be done before the process exits: its
         // globals are torn down at exit, under a computation still running.
-        if !state_for_stop.recorder.live_finished(std::time::Duration::from_secs(30)).await {
+        if !state_for_stop.work.recorder.live_finished(std::time::Duration::from_secs(30)).await {
             tracing::error!("live transcription did not end within 30 s of the shutdown");
         }
         tracing::info!("service stopped");
         Ok(())
+    }
+}
+
+/// The configuration part: settings, policy, licence and API keys.
+fn configuration(core: &Core, settings: SettingsDocument) -> Configuration {
+    Configuration {
+        settings: SettingsHandle::new(core.data_dir.settings(), settings),
+        policy: PolicyHandle::load(
+            default_policy_source(&core.environment),
+            core.data_dir.root().join(LAST_GOOD_POLICY),
+        ),
+        license: load_license(&core.data_dir),
+        credentials: Arc::new(credential_store(&core.data_dir, &core.environment)),
+    }
+}
+
+/// The models part: the engine (loaded on first use) and the other weights.
+fn models_of(core: &Core) -> Models {
+    let models = core.data_dir.models();
+    Models {
+        engine: SharedEngine::default(),
+        vad: VadModel::new(
+            &weights::VAD,
+            core.environment.vad_path.clone(),
+            &models,
+            recorder_stt::silero::FILE_NAME,
+        ),
+        speakers: SpeakerModel::new(
+            &weights::SPEAKERS,
+            core.environment.speaker_model_path.clone(),
+            &models,
+            recorder_stt::speaker::campplus::FILE_NAME,
+        ),
+        downloads: Downloads::default(),
     }
 }
 
@@ -228,12 +240,12 @@ const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// At shutdown, stops a recording in progress properly.
 async fn conclude_recording(state: AppState) {
-    state.shutdown.cancelled().await;
-    if state.recorder.current().is_none() {
+    state.core.shutdown.cancelled().await;
+    if state.work.recorder.current().is_none() {
         return;
     }
-    match state.recorder.stop().await {
-        Ok(meeting_id) => tracing::info!(meeting_id, "recording stopped at shutdown"),
+    match state.work.recorder.stop().await {
+        Ok(meeting_id) => tracing::info!(%meeting_id, "recording stopped at shutdown"),
         Err(error) => tracing::error!(error = %error.message, "could not stop the recording"),
     }
 }

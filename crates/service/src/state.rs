@@ -1,20 +1,33 @@
-//! The service's shared state: a handful of components, each owning one concern.
+//! The service's shared state, in five parts, each owning one concern:
+//! [`Core`] (the database, events, data folder, egress, shutdown),
+//! [`Configuration`] (settings, policy, licence, API keys), [`Access`] (tokens,
+//! pairing codes, sessions), [`Models`] (the engine and model weights) and
+//! [`Work`] (the recorder, the job queue, sweeps and background builds).
+//! Handlers get the whole [`AppState`]; a recording's threads get a
+//! `recording::context::RecordingContext`, which reaches only what they use.
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 
 use recorder_domain::{Plan, PolicyValues};
 use recorder_settings::{DataDir, Environment, Settings};
 use recorder_store::Store;
 use tokio_util::sync::CancellationToken;
 
-use crate::clock::now_ms;
-use crate::error::{ApiError, ApiResult};
-use crate::events::EventBus;
-use crate::license::LicenseState;
-use crate::managed::{PolicyHandle, SettingsHandle};
-use crate::pairing::PairingCodes;
-use crate::sessions::Sessions;
-use std::collections::HashMap;
+use crate::access::pairing::PairingCodes;
+use crate::access::sessions::Sessions;
+use crate::access::tokens::Tokens;
+use crate::base::clock::now_ms;
+use crate::base::error::{ApiError, ApiResult};
+use crate::base::events::EventBus;
+use crate::base::wake::Wake;
+use crate::config::license::LicenseState;
+use crate::config::managed::{PolicyHandle, SettingsHandle};
+use crate::models::downloads::Downloads;
+use crate::models::engine::SharedEngine;
+use crate::models::weights::{SpeakerModel, VadModel};
+use crate::pipeline::notes_runs::NotesRuns;
+use crate::recording::recorder::Recorder;
+use crate::upkeep::index_build::IndexBuild;
 
 #[derive(Clone)]
 pub struct AppState(pub Arc<Shared>);
@@ -26,68 +39,71 @@ impl std::ops::Deref for AppState {
     }
 }
 
+/// Everything the service shares, by concern.
 pub struct Shared {
+    pub core: Arc<Core>,
+    pub config: Arc<Configuration>,
+    pub access: Access,
+    pub models: Arc<Models>,
+    pub work: Arc<Work>,
+}
+
+/// What every request and task stands on.
+pub struct Core {
     pub version: &'static str,
     pub port: u16,
     pub data_dir: DataDir,
     pub environment: Environment,
     pub store: Arc<Store>,
+    pub events: EventBus,
+    /// The one outbound HTTP client; its requests go to the Privacy Ledger.
+    pub egress: recorder_egress::Egress,
+    pub shutdown: CancellationToken,
+}
+
+/// What the service is told: the person's settings, the managed policy over
+/// them, the plan, and the notes providers' API keys.
+pub struct Configuration {
     pub settings: SettingsHandle,
     pub policy: PolicyHandle,
-    pub events: EventBus,
-    pub tokens: Tokens,
-    pub pairing_codes: PairingCodes,
-    pub sessions: Sessions,
     pub license: LicenseState,
     /// Notes-provider API keys (OS credential store, or the 0600 file).
     pub credentials: Arc<recorder_credentials::CredentialStore>,
-    /// The one outbound HTTP client; its requests go to the Privacy Ledger.
-    pub egress: recorder_egress::Egress,
-    /// Transcription-model downloads in progress.
-    pub model_downloads: crate::models::downloads::Downloads,
-    /// Wakes the job worker when work is queued.
-    pub pipeline: crate::wake::Wake,
-    /// Wakes the retention sweeper when retention settings or policy change.
-    pub retention: crate::wake::Wake,
+}
+
+/// Who may ask: the bearer secrets, pairing codes and the person's sessions.
+pub struct Access {
+    pub tokens: Tokens,
+    pub pairing_codes: PairingCodes,
+    pub sessions: Sessions,
+}
+
+/// The transcription engine and the other model weights.
+pub struct Models {
     /// The transcription engine shared by jobs and live recordings.
-    pub engine: crate::engine::SharedEngine,
+    pub engine: SharedEngine,
     /// The voice-activity model (Silero VAD when installed).
-    pub vad: crate::models::weights::VadModel,
-    pub speakers: crate::models::weights::SpeakerModel,
+    pub vad: VadModel,
+    pub speakers: SpeakerModel,
+    /// Transcription-model downloads in progress.
+    pub downloads: Downloads,
+}
+
+/// The work in progress and what wakes it.
+pub struct Work {
     /// The recording in progress, and the capture backend.
-    pub recorder: crate::recording::recorder::Recorder,
-    pub shutdown: CancellationToken,
+    pub recorder: Recorder,
+    /// Wakes the job worker when work is queued.
+    pub pipeline: Wake,
+    /// Wakes the retention sweeper when retention settings or policy change.
+    pub retention: Wake,
     /// Notes regenerations running now (to cancel one).
-    pub notes_runs: crate::pipeline::notes_runs::NotesRuns,
+    pub notes_runs: NotesRuns,
     /// The background build of the search index, while it runs.
-    pub search_index: crate::index_build::IndexBuild,
+    pub search_index: IndexBuild,
 }
 
-/// The bearer secrets: `api_token`, `ui_token`, and hashes of paired tokens.
-pub struct Tokens {
-    pub api: String,
-    pub ui: String,
-    // token hash -> pairing id; changed on pair and revoke, read on every request.
-    pub paired: RwLock<HashMap<[u8; 32], String>>,
-    // pairing id -> when `last_used_at` was last written, to write it at most once a minute.
-    pub last_recorded_use: Mutex<HashMap<String, i64>>,
-}
-
-impl Tokens {
-    /// Whether a use of this pairing at `now` should be written to the database.
-    pub fn should_record_use(&self, pairing_id: &str, now: i64) -> bool {
-        let mut recorded = self.last_recorded_use.lock().unwrap_or_else(|p| p.into_inner());
-        match recorded.get(pairing_id) {
-            Some(at) if now - *at < 60_000 => false,
-            _ => {
-                recorded.insert(pairing_id.to_string(), now);
-                true
-            }
-        }
-    }
-}
-
-impl Shared {
+impl Configuration {
     pub fn policy(&self) -> PolicyValues {
         self.policy.current()
     }
@@ -99,6 +115,20 @@ impl Shared {
     pub fn plan(&self) -> Plan {
         self.license.plan(now_ms())
     }
+}
+
+impl Shared {
+    pub fn policy(&self) -> PolicyValues {
+        self.config.policy()
+    }
+
+    pub fn effective_settings(&self) -> Settings {
+        self.config.effective_settings()
+    }
+
+    pub fn plan(&self) -> Plan {
+        self.config.plan()
+    }
 
     /// Runs blocking store work off the async runtime.
     pub async fn db<T, F>(&self, work: F) -> ApiResult<T>
@@ -106,7 +136,7 @@ impl Shared {
         T: Send + 'static,
         F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
     {
-        let store = self.store.clone();
+        let store = self.core.store.clone();
         tokio::task::spawn_blocking(move || work(&store))
             .await
             .map_err(|error| ApiError::internal("running a database task", error))?

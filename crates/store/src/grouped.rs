@@ -3,6 +3,7 @@
 //! many of its lines and notes match and its best passages, a page at a time
 //! behind a cursor.
 
+use recorder_domain::MeetingId;
 use rusqlite::{params, Connection};
 
 use crate::matching::{self, Window};
@@ -37,7 +38,7 @@ impl std::fmt::Display for SearchCursor {
 /// One meeting of the grouped results.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeetingMatches {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub meeting_title: String,
     pub started_at: i64,
     /// Lines and notes that contain every word (0 when only the title matches,
@@ -145,7 +146,10 @@ fn meeting_matches(
         }
     }
     hits.truncate(passages.max(0) as usize);
-    Ok((MeetingMatches { meeting_id, meeting_title, started_at, matches, hits }, started_at))
+    Ok((
+        MeetingMatches { meeting_id: meeting_id.into(), meeting_title, started_at, matches, hits },
+        started_at,
+    ))
 }
 
 fn count_lines(

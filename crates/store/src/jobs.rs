@@ -2,11 +2,12 @@
 //! results are written in the same transaction as its own update or removal,
 //! so a crash at any point leaves either the old state or the new one.
 
-use recorder_domain::{Channel, MeetingStatus};
+use recorder_domain::{Channel, MeetingId, MeetingStatus};
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use crate::meetings::{insert_meeting, meeting_seq};
+use crate::meetings::insert_meeting;
 use crate::parts::{ActionItemRecord, NewSegment, NoteRecord};
+use crate::rows::meeting_seq;
 use crate::status::{current_status, move_status};
 use crate::{MeetingRecord, StoreError, StoreResult};
 
@@ -22,7 +23,7 @@ pub enum JobKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobRecord {
     pub seq: i64,
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub kind: JobKind,
     pub resume_ms: i64,
 }
@@ -55,7 +56,7 @@ impl crate::Store {
     /// refused with `Busy`.
     pub fn enqueue_notes(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         note_kind: &str,
         template_id: Option<&str>,
         now: i64,
@@ -79,7 +80,7 @@ impl crate::Store {
     /// earlier notes. False, and nothing written, when there is none. The
     /// notes a transcription queues (every kind) are not a regeneration and
     /// are never dropped here.
-    pub fn drop_notes_regeneration(&self, meeting_id: &str, now: i64) -> StoreResult<bool> {
+    pub fn drop_notes_regeneration(&self, meeting_id: &MeetingId, now: i64) -> StoreResult<bool> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             let dropped = tx.execute(
@@ -130,7 +131,7 @@ impl crate::Store {
                 },
                 _ => JobKind::Notes { note_kind, template_id },
             };
-            Ok(Some(JobRecord { seq, meeting_id, kind, resume_ms }))
+            Ok(Some(JobRecord { seq, meeting_id: meeting_id.into(), kind, resume_ms }))
         })
     }
 
@@ -185,7 +186,7 @@ impl crate::Store {
     /// midway (the other channel of a recording keeps its own).
     pub fn discard_segments_after(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         channel: Channel,
         from_ms: i64,
     ) -> StoreResult<()> {
@@ -215,7 +216,7 @@ impl crate::Store {
                 "UPDATE meetings SET language = coalesce(?2, language), \
                  duration_ms = max(duration_ms, ?3), ended_at = coalesce(ended_at, started_at + ?3), \
                  processing_error = coalesce(?4, processing_error) WHERE id = ?1",
-                params![job.meeting_id, ended.language, ended.duration_ms, ended.error],
+                params![job.meeting_id.as_str(), ended.language, ended.duration_ms, ended.error],
             )?;
             let seq = meeting_seq(tx, &job.meeting_id)?;
             let others: i64 = tx.query_row(

@@ -1,6 +1,6 @@
 //! The Privacy Ledger: every outbound request the app made or refused.
 
-use recorder_domain::LedgerEntry;
+use recorder_domain::{LedgerEntry, LedgerOutcome};
 use rusqlite::params;
 
 use crate::StoreResult;
@@ -29,7 +29,7 @@ impl crate::Store {
                     entry.bytes_sent as i64,
                     entry.bytes_received as i64,
                     entry.duration_ms as i64,
-                    entry.outcome
+                    entry.outcome.as_str()
                 ],
             )?;
             Ok(())
@@ -55,10 +55,15 @@ impl crate::Store {
                     bytes_sent: row.get::<_, i64>(7)? as u64,
                     bytes_received: row.get::<_, i64>(8)? as u64,
                     duration_ms: row.get::<_, i64>(9)? as u64,
-                    outcome: row.get(10)?,
+                    outcome: outcome(row.get_ref(10)?.as_str()?),
                 })
             })?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
     }
+}
+
+/// A stored outcome; a value this version does not know reads as `error`.
+fn outcome(text: &str) -> LedgerOutcome {
+    LedgerOutcome::parse(text).unwrap_or(LedgerOutcome::Error)
 }

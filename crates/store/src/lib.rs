@@ -13,11 +13,13 @@ mod ledger;
 mod matching;
 mod meetings;
 mod migrations;
+mod pairings;
 mod parts;
-mod person;
 mod pool;
+mod prompts;
 mod recordings;
 mod retention;
+mod rows;
 mod search;
 mod snapshot;
 mod speakers;
@@ -29,11 +31,17 @@ pub use index::IndexProgress;
 pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use migrations::SCHEMA_VERSION;
+pub use pairings::PairingRecord;
 pub use parts::{ActionItemRecord, MarkerRecord, NewSegment, NoteRecord, SegmentRecord};
-pub use person::{PairingRecord, PromptRecord, PromptState};
 pub use pool::Store;
+pub use prompts::{PromptRecord, PromptState};
+/// The id types the store's records carry and its methods take.
+pub use recorder_domain::{
+    ActionItemId, MarkerId, MeetingId, NoteId, PairingId, PromptId, VoiceId,
+};
 pub use recordings::{ChannelRest, RecordingEnd};
 pub use retention::{RetentionCutoffs, RetentionDue};
+pub use rows::label_of;
 pub use search::{fts_query, HitSource, SearchHit};
 pub use snapshot::{integrity_check, meeting_ids_in, schema_version_of, snapshot};
-pub use speakers::{label_of, SpeakerRecord, SysSpan, VoiceRecord};
+pub use speakers::{SpeakerRecord, SysSpan, VoiceRecord};

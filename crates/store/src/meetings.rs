@@ -1,17 +1,18 @@
 //! Meetings: create, read, list, change, delete.
 
 use recorder_domain::text::strip_match_sentinels;
-use recorder_domain::MeetingStatus;
+use recorder_domain::{MeetingId, MeetingStatus};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction};
 
 use crate::matching::{self, Window};
+use crate::rows::meeting_seq;
 use crate::search::Query;
 use crate::{StoreError, StoreResult};
 
 /// A meeting row with its attendees and tags.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeetingRecord {
-    pub id: String,
+    pub id: MeetingId,
     pub title: String,
     pub source_app: String,
     pub started_at: i64,
@@ -29,7 +30,7 @@ impl MeetingRecord {
     /// A meeting made from an imported audio file, about to be transcribed.
     pub fn new_import(title: String, started_at: i64) -> Self {
         MeetingRecord {
-            id: recorder_domain::new_id(),
+            id: MeetingId::generate(),
             title,
             source_app: "import".to_owned(),
             started_at,
@@ -78,7 +79,7 @@ impl crate::Store {
         self.write(|tx| insert_meeting(tx, meeting, now))
     }
 
-    pub fn meeting(&self, id: &str) -> StoreResult<MeetingRecord> {
+    pub fn meeting(&self, id: &MeetingId) -> StoreResult<MeetingRecord> {
         self.read(|db| meeting_by_id(db, id))
     }
 
@@ -89,7 +90,7 @@ impl crate::Store {
     /// Applies changes and returns the meeting as it now is.
     pub fn update_meeting(
         &self,
-        id: &str,
+        id: &MeetingId,
         changes: &MeetingChanges,
         now: i64,
     ) -> StoreResult<MeetingRecord> {
@@ -102,9 +103,9 @@ impl crate::Store {
 
     /// Deletes the meeting and every row that hangs off it (segments, notes, items,
     /// markers, attendees, tags and their index entries) in one transaction.
-    pub fn delete_meeting(&self, id: &str) -> StoreResult<()> {
+    pub fn delete_meeting(&self, id: &MeetingId) -> StoreResult<()> {
         self.write(|tx| {
-            let deleted = tx.execute("DELETE FROM meetings WHERE id = ?1", [id])?;
+            let deleted = tx.execute("DELETE FROM meetings WHERE id = ?1", [id.as_str()])?;
             if deleted == 0 {
                 return Err(StoreError::NotFound);
             }
@@ -123,7 +124,7 @@ pub(crate) fn insert_meeting(
          language, starred, processing_error, created_at, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
         params![
-            meeting.id,
+            meeting.id.as_str(),
             strip_match_sentinels(&meeting.title),
             meeting.source_app,
             meeting.started_at,
@@ -139,14 +140,6 @@ pub(crate) fn insert_meeting(
     let seq = tx.last_insert_rowid();
     replace_attendees(tx, seq, &meeting.attendees)?;
     replace_tags(tx, seq, &meeting.tags)
-}
-
-/// The internal row number of a meeting, or `NotFound`.
-pub(crate) fn meeting_seq(db: &Connection, id: &str) -> StoreResult<i64> {
-    db.prepare_cached("SELECT seq FROM meetings WHERE id = ?1")?
-        .query_row([id], |row| row.get(0))
-        .optional()?
-        .ok_or(StoreError::NotFound)
 }
 
 fn apply_changes(
@@ -278,7 +271,7 @@ fn read_row(row: &Row) -> rusqlite::Result<(i64, MeetingRecord)> {
     Ok((
         row.get(0)?,
         MeetingRecord {
-            id: row.get(1)?,
+            id: row.get::<_, String>(1)?.into(),
             title: row.get(2)?,
             source_app: row.get(3)?,
             started_at: row.get(4)?,

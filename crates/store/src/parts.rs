@@ -1,10 +1,10 @@
 //! The parts of a meeting: transcript segments, notes, action items and markers.
 
 use recorder_domain::text::strip_match_sentinels;
-use recorder_domain::Channel;
+use recorder_domain::{ActionItemId, Channel, MarkerId, MeetingId, NoteId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
-use crate::meetings::meeting_seq;
+use crate::rows::{meeting_seq, speaker_label};
 use crate::{StoreError, StoreResult};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +30,7 @@ pub type NewSegment = SegmentRecord;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoteRecord {
-    pub id: String,
+    pub id: NoteId,
     pub kind: String,
     pub template_id: Option<String>,
     pub content_md: String,
@@ -38,7 +38,7 @@ pub struct NoteRecord {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionItemRecord {
-    pub id: String,
+    pub id: ActionItemId,
     pub text: String,
     pub owner: String,
     pub done: bool,
@@ -46,14 +46,9 @@ pub struct ActionItemRecord {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct MarkerRecord {
-    pub id: String,
+    pub id: MarkerId,
     pub at_ms: i64,
     pub label: String,
-}
-
-/// A segment's speaker label from its number and that speaker's name.
-pub(crate) fn speaker_label(number: Option<i64>, name: Option<String>) -> Option<String> {
-    number.map(|n| name.unwrap_or_else(|| crate::speakers::label_of(n)))
 }
 
 impl crate::Store {
@@ -79,14 +74,18 @@ impl crate::Store {
     }
 
     /// Appends transcript segments to a meeting in one transaction.
-    pub fn insert_segments(&self, meeting_id: &str, segments: &[NewSegment]) -> StoreResult<()> {
+    pub fn insert_segments(
+        &self,
+        meeting_id: &MeetingId,
+        segments: &[NewSegment],
+    ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             insert_segment_rows(tx, seq, segments)
         })
     }
 
-    pub fn segments(&self, meeting_id: &str) -> StoreResult<Vec<SegmentRecord>> {
+    pub fn segments(&self, meeting_id: &MeetingId) -> StoreResult<Vec<SegmentRecord>> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let mut query = db.prepare_cached(
@@ -110,7 +109,7 @@ impl crate::Store {
     }
 
     /// Adds a note, replacing an earlier note of the same kind (and template).
-    pub fn put_note(&self, meeting_id: &str, note: &NoteRecord, now: i64) -> StoreResult<()> {
+    pub fn put_note(&self, meeting_id: &MeetingId, note: &NoteRecord, now: i64) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             put_note_row(tx, seq, note, now)
@@ -120,7 +119,7 @@ impl crate::Store {
     /// Replaces the structured action items of a meeting.
     pub fn replace_action_items(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         items: &[ActionItemRecord],
     ) -> StoreResult<()> {
         self.write(|tx| {
@@ -132,31 +131,31 @@ impl crate::Store {
     /// Sets `done` on one action item of a meeting and returns the item.
     pub fn set_action_item_done(
         &self,
-        meeting_id: &str,
-        item_id: &str,
+        meeting_id: &MeetingId,
+        item_id: &ActionItemId,
         done: bool,
     ) -> StoreResult<ActionItemRecord> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute(
                 "UPDATE action_items SET done = ?3 WHERE meeting = ?1 AND id = ?2",
-                params![seq, item_id, done],
+                params![seq, item_id.as_str(), done],
             )?;
             tx.prepare_cached(
                 "SELECT id, text, owner, done FROM action_items WHERE meeting = ?1 AND id = ?2",
             )?
-            .query_row(params![seq, item_id], read_item)
+            .query_row(params![seq, item_id.as_str()], read_item)
             .optional()?
             .ok_or(StoreError::NotFound)
         })
     }
 
-    pub fn insert_marker(&self, meeting_id: &str, marker: &MarkerRecord) -> StoreResult<()> {
+    pub fn insert_marker(&self, meeting_id: &MeetingId, marker: &MarkerRecord) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute(
                 "INSERT INTO markers (id, meeting, at_ms, label) VALUES (?1, ?2, ?3, ?4)",
-                params![marker.id, seq, marker.at_ms, marker.label],
+                params![marker.id.as_str(), seq, marker.at_ms, marker.label],
             )?;
             Ok(())
         })
@@ -165,7 +164,7 @@ impl crate::Store {
     /// Notes, action items and markers of a meeting, each in a stable order.
     pub fn meeting_parts(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
     ) -> StoreResult<(Vec<NoteRecord>, Vec<ActionItemRecord>, Vec<MarkerRecord>)> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
@@ -180,7 +179,7 @@ fn notes(db: &Connection, seq: i64) -> StoreResult<Vec<NoteRecord>> {
     )?;
     let rows = query.query_map([seq], |row| {
         Ok(NoteRecord {
-            id: row.get(0)?,
+            id: row.get::<_, String>(0)?.into(),
             kind: row.get(1)?,
             template_id: row.get(2)?,
             content_md: row.get(3)?,
@@ -202,14 +201,18 @@ fn markers(db: &Connection, seq: i64) -> StoreResult<Vec<MarkerRecord>> {
         "SELECT id, at_ms, label FROM markers WHERE meeting = ?1 ORDER BY at_ms, seq",
     )?;
     let rows = query.query_map([seq], |row| {
-        Ok(MarkerRecord { id: row.get(0)?, at_ms: row.get(1)?, label: row.get(2)? })
+        Ok(MarkerRecord {
+            id: row.get::<_, String>(0)?.into(),
+            at_ms: row.get(1)?,
+            label: row.get(2)?,
+        })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
 fn read_item(row: &rusqlite::Row) -> rusqlite::Result<ActionItemRecord> {
     Ok(ActionItemRecord {
-        id: row.get(0)?,
+        id: row.get::<_, String>(0)?.into(),
         text: row.get(1)?,
         owner: row.get(2)?,
         done: row.get(3)?,
@@ -250,7 +253,7 @@ pub(crate) fn put_note_row(
         "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![
-            note.id,
+            note.id.as_str(),
             meeting,
             note.kind,
             note.template_id,
@@ -271,7 +274,7 @@ pub(crate) fn replace_action_item_rows(
         "INSERT INTO action_items (id, meeting, text, owner, done) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     for item in items {
-        insert.execute(params![item.id, meeting, item.text, item.owner, item.done])?;
+        insert.execute(params![item.id.as_str(), meeting, item.text, item.owner, item.done])?;
     }
     Ok(())
 }

@@ -2,11 +2,12 @@
 //! to the job queue when capture ends (by a stop, a failure, or recovery
 //! after a crash).
 
-use recorder_domain::{Channel, MeetingStatus};
+use recorder_domain::{Channel, MeetingId, MeetingStatus};
 use rusqlite::{params, Transaction};
 
 use crate::jobs::{insert_job, JobKind};
-use crate::meetings::{meeting_by_id, meeting_seq};
+use crate::meetings::meeting_by_id;
+use crate::rows::meeting_seq;
 use crate::status::move_status;
 use crate::{MeetingRecord, StoreResult};
 
@@ -19,7 +20,7 @@ impl MeetingRecord {
         started_at: i64,
     ) -> Self {
         MeetingRecord {
-            id: recorder_domain::new_id(),
+            id: MeetingId::generate(),
             title,
             source_app,
             started_at,
@@ -58,7 +59,7 @@ impl crate::Store {
     /// live transcription finishes the queue (or jobs do, see [`Self::queue_rest`]).
     pub fn end_recording(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         end: &RecordingEnd,
         now: i64,
     ) -> StoreResult<MeetingRecord> {
@@ -66,7 +67,7 @@ impl crate::Store {
             let changed = tx.execute(
                 "UPDATE meetings SET ended_at = ?2, duration_ms = ?3, \
                  processing_error = coalesce(?4, processing_error) WHERE id = ?1",
-                params![meeting_id, end.ended_at, end.duration_ms, end.error],
+                params![meeting_id.as_str(), end.ended_at, end.duration_ms, end.error],
             )?;
             if changed == 0 {
                 return Err(crate::StoreError::NotFound);
@@ -78,7 +79,12 @@ impl crate::Store {
 
     /// Queues what live transcription did not cover, one job per channel.
     /// With nothing to transcribe, the meeting goes straight to notes.
-    pub fn queue_rest(&self, meeting_id: &str, rest: &[ChannelRest], now: i64) -> StoreResult<()> {
+    pub fn queue_rest(
+        &self,
+        meeting_id: &MeetingId,
+        rest: &[ChannelRest],
+        now: i64,
+    ) -> StoreResult<()> {
         self.write(|tx| {
             for part in rest {
                 let kind = JobKind::Transcribe {
@@ -98,7 +104,7 @@ impl crate::Store {
     /// jobs still hold part of it). Returns whether the meeting moved on.
     pub fn finish_live_transcription(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         language: Option<&str>,
         now: i64,
     ) -> StoreResult<bool> {
@@ -133,7 +139,7 @@ impl crate::Store {
     }
 
     /// Where the saved transcript of a channel ends (0 when it has none).
-    pub fn transcript_end_ms(&self, meeting_id: &str, channel: Channel) -> StoreResult<i64> {
+    pub fn transcript_end_ms(&self, meeting_id: &MeetingId, channel: Channel) -> StoreResult<i64> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let end: Option<i64> = db.query_row(

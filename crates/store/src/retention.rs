@@ -3,6 +3,7 @@
 //! has no end). Meetings still recording or transcribing are never touched;
 //! starred meetings are never deleted, though their audio follows the audio rule.
 
+use recorder_domain::MeetingId;
 use rusqlite::params;
 
 use crate::StoreResult;
@@ -18,9 +19,9 @@ pub struct RetentionCutoffs {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RetentionDue {
     /// Meetings whose audio files should go (and have not gone yet).
-    pub audio: Vec<String>,
+    pub audio: Vec<MeetingId>,
     /// Meetings to delete whole.
-    pub meetings: Vec<String>,
+    pub meetings: Vec<MeetingId>,
 }
 
 const SETTLED: &str = "status IN ('summarising', 'ready')";
@@ -35,7 +36,7 @@ impl crate::Store {
                      AND coalesce(ended_at, started_at) < ?1 ORDER BY coalesce(ended_at, started_at)"
                 );
                 let mut query = db.prepare_cached(&sql)?;
-                let ids = query.query_map([before], |row| row.get::<_, String>(0))?;
+                let ids = query.query_map([before], |row| row.get::<_, String>(0).map(MeetingId::from))?;
                 due.meetings = ids.collect::<Result<_, _>>()?;
             }
             if let Some(before) = cutoffs.audio_before {
@@ -44,7 +45,7 @@ impl crate::Store {
                      AND coalesce(ended_at, started_at) < ?1 ORDER BY coalesce(ended_at, started_at)"
                 );
                 let mut query = db.prepare_cached(&sql)?;
-                let ids = query.query_map([before], |row| row.get::<_, String>(0))?;
+                let ids = query.query_map([before], |row| row.get::<_, String>(0).map(MeetingId::from))?;
                 due.audio = ids
                     .collect::<Result<Vec<_>, _>>()?
                     .into_iter()
@@ -57,31 +58,31 @@ impl crate::Store {
 
     /// Deletes a meeting the sweeper found due, unless it changed meanwhile
     /// (starred, or busy again after a notes regeneration). True when deleted.
-    pub fn delete_expired_meeting(&self, id: &str, before: i64) -> StoreResult<bool> {
+    pub fn delete_expired_meeting(&self, id: &MeetingId, before: i64) -> StoreResult<bool> {
         self.write(|tx| {
             let sql = format!(
                 "DELETE FROM meetings WHERE id = ?1 AND {SETTLED} AND starred = 0 \
                  AND coalesce(ended_at, started_at) < ?2"
             );
-            Ok(tx.execute(&sql, params![id, before])? > 0)
+            Ok(tx.execute(&sql, params![id.as_str(), before])? > 0)
         })
     }
 
     /// Notes that a meeting's audio files were removed.
-    pub fn mark_audio_removed(&self, id: &str, now: i64) -> StoreResult<()> {
+    pub fn mark_audio_removed(&self, id: &MeetingId, now: i64) -> StoreResult<()> {
         self.write(|tx| {
             tx.execute(
                 "UPDATE meetings SET audio_removed_at = ?2 WHERE id = ?1 AND audio_removed_at IS NULL",
-                params![id, now],
+                params![id.as_str(), now],
             )?;
             Ok(())
         })
     }
 
     /// When the sweeper removed this meeting's audio, if it did.
-    pub fn audio_removed_at(&self, id: &str) -> StoreResult<Option<i64>> {
+    pub fn audio_removed_at(&self, id: &MeetingId) -> StoreResult<Option<i64>> {
         self.read(|db| {
-            let seq = crate::meetings::meeting_seq(db, id)?;
+            let seq = crate::rows::meeting_seq(db, id)?;
             Ok(db.query_row(
                 "SELECT audio_removed_at FROM meetings WHERE seq = ?1",
                 [seq],

@@ -3,7 +3,7 @@
 //! asterisks can never cause a query error.
 
 use recorder_domain::text::{MATCH_END, MATCH_START};
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId, NoteId};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::{StoreError, StoreResult};
@@ -27,7 +27,7 @@ pub enum HitSource {
         speaker: Option<String>,
     },
     Note {
-        note_id: String,
+        note_id: NoteId,
     },
 }
 
@@ -35,7 +35,7 @@ pub enum HitSource {
 /// `recorder_domain::text`; the API turns them into `<mark>` after escaping.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchHit {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub meeting_title: String,
     pub started_at: i64,
     pub source: HitSource,
@@ -292,9 +292,9 @@ fn collect_segment_hits(mut rows: rusqlite::Rows) -> StoreResult<Vec<SearchHit>>
         let channel: String = row.get(5)?;
         let channel = Channel::parse(&channel)
             .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-        let speaker = crate::parts::speaker_label(row.get(7)?, row.get(8)?);
+        let speaker = crate::rows::speaker_label(row.get(7)?, row.get(8)?);
         hits.push(SearchHit {
-            meeting_id: row.get(0)?,
+            meeting_id: row.get::<_, String>(0)?.into(),
             meeting_title: row.get(1)?,
             started_at: row.get(2)?,
             source: HitSource::Transcript {
@@ -350,10 +350,10 @@ pub(crate) fn meeting_note_hits(
 
 fn read_note_hit(row: &rusqlite::Row) -> rusqlite::Result<SearchHit> {
     Ok(SearchHit {
-        meeting_id: row.get(0)?,
+        meeting_id: row.get::<_, String>(0)?.into(),
         meeting_title: row.get(1)?,
         started_at: row.get(2)?,
-        source: HitSource::Note { note_id: row.get(3)? },
+        source: HitSource::Note { note_id: row.get::<_, String>(3)?.into() },
         snippet: row.get(4)?,
     })
 }

@@ -5,10 +5,10 @@
 //! `Speaker N`. Renaming follows through action-item owners and the notes. Named voices are
 //! kept (when the person allows it) to recognise the speaker next time.
 
-use recorder_domain::new_id;
+use recorder_domain::{new_id, MeetingId, VoiceId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
-use crate::meetings::meeting_seq;
+use crate::rows::{label_of, meeting_seq};
 use crate::{StoreError, StoreResult};
 
 /// One speaker of a meeting.
@@ -26,15 +26,10 @@ impl SpeakerRecord {
     }
 }
 
-/// `Speaker N`.
-pub fn label_of(number: i64) -> String {
-    format!("Speaker {number}")
-}
-
 /// A voice the person named.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VoiceRecord {
-    pub id: String,
+    pub id: VoiceId,
     pub name: String,
     pub voice: Vec<f32>,
     pub meetings: i64,
@@ -60,7 +55,7 @@ pub(crate) fn voice_of(bytes: &[u8]) -> Vec<f32> {
 
 impl crate::Store {
     /// The `sys` segments of a meeting, in order.
-    pub fn sys_spans(&self, meeting_id: &str) -> StoreResult<Vec<SysSpan>> {
+    pub fn sys_spans(&self, meeting_id: &MeetingId) -> StoreResult<Vec<SysSpan>> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let mut query = db.prepare_cached(
@@ -78,7 +73,7 @@ impl crate::Store {
     /// and sets each listed segment's speaker number, in one transaction.
     pub fn save_speakers(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         speakers: &[SpeakerRecord],
         segments: &[(i64, i64)],
     ) -> StoreResult<()> {
@@ -108,7 +103,7 @@ impl crate::Store {
     }
 
     /// A meeting's speakers, by number.
-    pub fn speakers(&self, meeting_id: &str) -> StoreResult<Vec<SpeakerRecord>> {
+    pub fn speakers(&self, meeting_id: &MeetingId) -> StoreResult<Vec<SpeakerRecord>> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             speaker_rows(db, seq)
@@ -121,7 +116,7 @@ impl crate::Store {
     /// Returns every speaker. Unknown numbers change nothing and are `NotFound`.
     pub fn rename_speakers(
         &self,
-        meeting_id: &str,
+        meeting_id: &MeetingId,
         names: &[(i64, Option<String>)],
         remember_at: Option<i64>,
     ) -> StoreResult<Vec<SpeakerRecord>> {
@@ -150,7 +145,7 @@ impl crate::Store {
             let rows = query.query_map([], |row| {
                 let bytes: Vec<u8> = row.get(2)?;
                 Ok(VoiceRecord {
-                    id: row.get(0)?,
+                    id: row.get::<_, String>(0)?.into(),
                     name: row.get(1)?,
                     voice: voice_of(&bytes),
                     meetings: row.get(3)?,
@@ -163,8 +158,8 @@ impl crate::Store {
     }
 
     /// Forgets one remembered voice.
-    pub fn delete_voice(&self, id: &str) -> StoreResult<()> {
-        self.write(|tx| match tx.execute("DELETE FROM voices WHERE id = ?1", [id])? {
+    pub fn delete_voice(&self, id: &VoiceId) -> StoreResult<()> {
+        self.write(|tx| match tx.execute("DELETE FROM voices WHERE id = ?1", [id.as_str()])? {
             0 => Err(StoreError::NotFound),
             _ => Ok(()),
         })

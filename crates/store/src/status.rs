@@ -2,14 +2,14 @@
 //! that [`MeetingStatus::can_move_to`] does not allow, so no caller can put a
 //! meeting back into `recording` or skip its notes by accident.
 
-use recorder_domain::MeetingStatus;
+use recorder_domain::{MeetingId, MeetingStatus};
 use rusqlite::{params, OptionalExtension, Transaction};
 
 use crate::{StoreError, StoreResult};
 
 impl crate::Store {
     /// Moves the meeting to `to` in a transaction of its own.
-    pub fn move_status(&self, id: &str, to: MeetingStatus, now: i64) -> StoreResult<()> {
+    pub fn move_status(&self, id: &MeetingId, to: MeetingStatus, now: i64) -> StoreResult<()> {
         self.write(|tx| move_status(tx, id, to, now))
     }
 }

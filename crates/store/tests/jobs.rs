@@ -1,14 +1,14 @@
 //! The job queue: jobs move a meeting through its states in single
 //! transactions, survive reopening, and refuse notes while a meeting is busy.
 
-use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_domain::{Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{
     JobKind, MeetingRecord, NewSegment, NoteRecord, NotesOutcome, Store, StoreError,
     TranscriptionEnd,
 };
 
-fn imported(id: &str) -> MeetingRecord {
-    MeetingRecord { id: id.to_owned(), ..MeetingRecord::new_import("talk".into(), 1_000) }
+fn imported(id: &MeetingId) -> MeetingRecord {
+    MeetingRecord { id: id.clone(), ..MeetingRecord::new_import("talk".into(), 1_000) }
 }
 
 fn segment(start_ms: i64, text: &str) -> NewSegment {
@@ -25,7 +25,7 @@ fn segment(start_ms: i64, text: &str) -> NewSegment {
 fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
     let folder = tempfile::tempdir().expect("temp");
     let path = folder.path().join("recorder.db");
-    let id = new_id();
+    let id = MeetingId::generate();
     let store = Store::open(&path).expect("open");
     let kind = JobKind::Transcribe { source_path: "/audio/talk.wav".into(), channel: Channel::Sys };
     store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
@@ -58,7 +58,7 @@ fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
 
     let outcome = NotesOutcome {
         notes: vec![NoteRecord {
-            id: new_id(),
+            id: NoteId::generate(),
             kind: "summary".into(),
             template_id: None,
             content_md: "Hello.".into(),
@@ -75,13 +75,13 @@ fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
 fn notes_are_queued_only_for_ready_meetings() {
     let folder = tempfile::tempdir().expect("temp");
     let store = Store::open(&folder.path().join("recorder.db")).expect("open");
-    let id = new_id();
+    let id = MeetingId::generate();
     let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
     store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
     let busy = store.enqueue_notes(&id, "summary", None, 1_500);
     assert!(matches!(busy, Err(StoreError::Busy(MeetingStatus::Transcribing))), "{busy:?}");
     assert!(matches!(
-        store.enqueue_notes(&new_id(), "summary", None, 1),
+        store.enqueue_notes(&MeetingId::generate(), "summary", None, 1),
         Err(StoreError::NotFound)
     ));
     store.move_status(&id, MeetingStatus::Summarising, 1_900).expect("summarising");
@@ -96,7 +96,7 @@ fn notes_are_queued_only_for_ready_meetings() {
 fn a_regeneration_can_be_dropped_but_a_transcriptions_notes_cannot() {
     let folder = tempfile::tempdir().expect("temp");
     let store = Store::open(&folder.path().join("recorder.db")).expect("open");
-    let id = new_id();
+    let id = MeetingId::generate();
     let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
     store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
     assert!(!store.drop_notes_regeneration(&id, 1_100).expect("nothing to drop"));
@@ -112,14 +112,17 @@ fn a_regeneration_can_be_dropped_but_a_transcriptions_notes_cannot() {
     assert!(store.drop_notes_regeneration(&id, 2_100).expect("dropped"));
     assert_eq!(store.meeting(&id).expect("meeting").status, MeetingStatus::Ready);
     assert!(store.next_job().expect("read").is_none());
-    assert!(matches!(store.drop_notes_regeneration(&new_id(), 1), Err(StoreError::NotFound)));
+    assert!(matches!(
+        store.drop_notes_regeneration(&MeetingId::generate(), 1),
+        Err(StoreError::NotFound)
+    ));
 }
 
 #[test]
 fn deleting_a_meeting_drops_its_jobs() {
     let folder = tempfile::tempdir().expect("temp");
     let store = Store::open(&folder.path().join("recorder.db")).expect("open");
-    let id = new_id();
+    let id = MeetingId::generate();
     let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
     store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
     store.delete_meeting(&id).expect("delete");
@@ -130,7 +133,7 @@ fn deleting_a_meeting_drops_its_jobs() {
 fn attempts_count_runs_without_progress() {
     let folder = tempfile::tempdir().expect("temp");
     let store = Store::open(&folder.path().join("recorder.db")).expect("open");
-    let id = new_id();
+    let id = MeetingId::generate();
     let kind = JobKind::Transcribe { source_path: "/a.wav".into(), channel: Channel::Sys };
     store.insert_meeting_with_job(&imported(&id), &kind, 1_000).expect("queue");
     let job = store.next_job().expect("read").expect("job");
@@ -149,7 +152,7 @@ fn every_status_move_the_domain_forbids_is_refused_and_writes_nothing() {
     let mut tried = 0;
     for from in MeetingStatus::ALL {
         for to in MeetingStatus::ALL {
-            let id = new_id();
+            let id = MeetingId::generate();
             store
                 .insert_meeting(&MeetingRecord { status: from, ..imported(&id) }, 1_000)
                 .expect("insert");
@@ -170,7 +173,7 @@ fn every_status_move_the_domain_forbids_is_refused_and_writes_nothing() {
     }
     assert_eq!(tried, 12, "16 pairs, 4 of them allowed");
     assert!(matches!(
-        store.move_status("missing", MeetingStatus::Ready, 1),
+        store.move_status(&"missing".into(), MeetingStatus::Ready, 1),
         Err(StoreError::NotFound)
     ));
 }

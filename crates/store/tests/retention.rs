@@ -1,11 +1,11 @@
 //! Retention decisions with a clock the test controls: every instant is explicit.
 
-use recorder_domain::MeetingStatus;
+use recorder_domain::{MeetingId, MeetingStatus};
 use recorder_store::{MeetingChanges, MeetingRecord, RetentionCutoffs, Store};
 
 const DAY: i64 = 86_400_000;
 
-fn meeting(store: &Store, title: &str, ended_day: i64, status: MeetingStatus) -> String {
+fn meeting(store: &Store, title: &str, ended_day: i64, status: MeetingStatus) -> MeetingId {
     let mut record = MeetingRecord::new_import(title.into(), ended_day * DAY - 3_600_000);
     record.ended_at = Some(ended_day * DAY);
     record.status = status;

@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
-use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_domain::{new_id, Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{ListQuery, MeetingChanges, MeetingRecord, NewSegment, NoteRecord, Store};
 use rusqlite::Connection;
 
 fn record(title: &str, started_at: i64) -> MeetingRecord {
     MeetingRecord {
-        id: new_id(),
+        id: MeetingId::generate(),
         title: title.to_string(),
         source_app: "zoom".into(),
         started_at,
@@ -43,7 +43,12 @@ fn lines(texts: &[&str], from_ms: i64) -> Vec<NewSegment> {
 }
 
 fn note(text: &str) -> NoteRecord {
-    NoteRecord { id: new_id(), kind: "summary".into(), template_id: None, content_md: text.into() }
+    NoteRecord {
+        id: NoteId::generate(),
+        kind: "summary".into(),
+        template_id: None,
+        content_md: text.into(),
+    }
 }
 
 fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
@@ -275,7 +280,7 @@ fn an_older_database_is_indexed_in_batches_and_resumes_after_a_restart() {
     let progress = store.build_search_index(4).expect("batch");
     assert_eq!((progress.remaining, progress.meetings), (6, 10));
     // Writes to indexed and waiting meetings during the build.
-    let ids: BTreeMap<String, String> = store
+    let ids: BTreeMap<String, MeetingId> = store
         .list_meetings(&ListQuery { limit: 50, ..ListQuery::default() })
         .expect("list")
         .meetings

@@ -1,6 +1,6 @@
 //! Store tests against a real SQLite file in a temporary folder.
 
-use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_domain::{Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{
     HitSource, ListQuery, MeetingChanges, MeetingRecord, NewSegment, NoteRecord, Store,
 };
@@ -11,8 +11,8 @@ fn open() -> (tempfile::TempDir, Store) {
     (folder, store)
 }
 
-fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> String {
-    let id = new_id();
+fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> MeetingId {
+    let id = MeetingId::generate();
     let new = MeetingRecord {
         id: id.clone(),
         title: title.to_string(),
@@ -62,7 +62,7 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
     let (_folder, store) = open();
     let id = meeting(&store, "Budget", 2_000, &["we reviewed the budget", "zebra crossing"]);
     let note = NoteRecord {
-        id: new_id(),
+        id: NoteId::generate(),
         kind: "summary".into(),
         template_id: None,
         content_md: "The zebra plan was approved".into(),
@@ -173,7 +173,7 @@ fn changes_replace_tags_and_attendees_atomically() {
     assert_eq!(list(&store, Some("new")), vec!["New"]);
     assert!(list(&store, Some("old")).is_empty(), "title index follows the change");
     assert!(matches!(
-        store.update_meeting(&new_id(), &changes, 0),
+        store.update_meeting(&MeetingId::generate(), &changes, 0),
         Err(recorder_store::StoreError::NotFound)
     ));
 }

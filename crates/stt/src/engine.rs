@@ -1,91 +1,10 @@
-//! The `Transcriber` seam and its whisper.cpp implementation (whisper-rs).
-//! One engine transcribes one speech chunk (≤ 30 s) at a time.
+//! The `Transcriber` seam and its whisper.cpp implementation (whisper-rs),
+//! under one path for callers. One engine transcribes one speech chunk
+//! (≤ 30 s) at a time.
 
-/// A piece of text with its time inside the chunk.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RawSegment {
-    pub start_ms: i64,
-    pub end_ms: i64,
-    pub text: String,
-    pub no_speech_probability: f32,
-}
-
-/// What a transcription of one chunk found.
-#[derive(Debug, Clone, Default)]
-pub struct ChunkResult {
-    pub segments: Vec<RawSegment>,
-    /// The language spoken, when the engine detected it.
-    pub language: Option<String>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum SttError {
-    #[error("the model could not be loaded from {path}: {reason}")]
-    Load { path: String, reason: String },
-    #[error("transcription failed: {0}")]
-    Engine(String),
-}
-
-/// A speech-to-text engine.
-pub trait Transcriber: Send {
-    fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError>;
-}
-
-/// How the engine runs.
-#[derive(Debug, Clone)]
-pub struct EngineOptions {
-    pub threads: usize,
-    /// A language code, or `None`/"auto" to detect it.
-    pub language: Option<String>,
-}
-
-/// How one call runs, beyond the engine's own options.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CallOptions {
-    /// Encode only the part of whisper's 30 s window the audio fills (plus a
-    /// margin).
-    pub fit_window: bool,
-    /// Threads for this call instead of the engine's.
-    pub threads: Option<usize>,
-    pub decoding: Decoding,
-}
-
-/// How the decoder picks tokens.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Decoding {
-    /// The likeliest token each step: fastest.
-    #[default]
-    Greedy,
-    /// Keeps this many candidate texts (whisper.cpp's beam search, patience
-    /// 1): slower, fewer dropped and misheard words.
-    Beam(u8),
-}
-
-/// Physical cores minus one (at least one): both engines we measured
-/// spin-wait, so taking every core is much slower when a call runs beside us.
-pub fn default_threads() -> usize {
-    num_cpus::get_physical().saturating_sub(1).max(1)
-}
-
-/// Encoder frames (1500 per 30 s window) covering `samples` at 16 kHz,
-/// plus 2 s of margin, in steps of 64.
-pub fn fitted_audio_ctx(samples: usize) -> i32 {
-    let frames = (samples + 32_000) * 1500 / 480_000;
-    (frames.div_ceil(64) * 64).clamp(256, 1500) as i32
-}
-
+pub use crate::transcriber::{
+    default_threads, fitted_audio_ctx, CallOptions, ChunkResult, Decoding, EngineOptions,
+    RawSegment, SttError, Transcriber,
+};
 #[cfg(feature = "whisper")]
 pub use crate::whisper::WhisperEngine;
-
-#[cfg(test)]
-mod tests {
-    use super::fitted_audio_ctx;
-
-    #[test]
-    fn the_fitted_window_covers_the_audio_with_a_margin() {
-        assert_eq!(fitted_audio_ctx(0), 256, "never below 256 frames");
-        // 5 s + 2 s margin = 350 frames, rounded up to 384.
-        assert_eq!(fitted_audio_ctx(5 * 16_000), 384);
-        assert_eq!(fitted_audio_ctx(28 * 16_000), 1500, "never above the window");
-    }
-}

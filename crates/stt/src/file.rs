@@ -5,8 +5,8 @@
 use std::ops::ControlFlow;
 
 use crate::audio::{self, AudioError, AudioStream, BLOCK};
-use crate::engine::{SttError, Transcriber};
 use crate::hallucination;
+use crate::transcriber::{SttError, Transcriber};
 use crate::vad::{Chunker, Gate, Profile, SpeechChunk};
 
 /// Progress is reported at least this often (in audio time) during silence.
@@ -105,7 +105,7 @@ const TAIL_RETRIES: usize = 2;
 pub fn transcribe_chunk(
     engine: &mut dyn Transcriber,
     samples: &[f32],
-) -> Result<crate::engine::ChunkResult, SttError> {
+) -> Result<crate::transcriber::ChunkResult, SttError> {
     let length_ms = samples.len() as i64 / 16;
     let mut result = engine.transcribe(samples)?;
     for _ in 0..TAIL_RETRIES {
@@ -130,8 +130,8 @@ const SPARSE_WORDS_PER_S: f64 = 1.0;
 fn redo_sparse(
     engine: &mut dyn Transcriber,
     samples: &[f32],
-    segments: Vec<crate::engine::RawSegment>,
-) -> Result<Vec<crate::engine::RawSegment>, SttError> {
+    segments: Vec<crate::transcriber::RawSegment>,
+) -> Result<Vec<crate::transcriber::RawSegment>, SttError> {
     let audio_ms = samples.len() as i64 / 16;
     let mut out = Vec::with_capacity(segments.len());
     for segment in segments {
@@ -175,9 +175,9 @@ fn span(samples: &[f32], from_ms: i64, to_ms: i64) -> &[f32] {
 }
 
 fn shifted(
-    segments: Vec<crate::engine::RawSegment>,
+    segments: Vec<crate::transcriber::RawSegment>,
     by_ms: i64,
-) -> impl Iterator<Item = crate::engine::RawSegment> {
+) -> impl Iterator<Item = crate::transcriber::RawSegment> {
     segments.into_iter().map(move |mut segment| {
         segment.start_ms += by_ms;
         segment.end_ms += by_ms;
@@ -186,7 +186,7 @@ fn shifted(
 }
 
 /// Moves a segment from chunk time to file time, inside the chunk's bounds.
-fn place(segment: crate::engine::RawSegment, chunk: &SpeechChunk) -> TimedSegment {
+fn place(segment: crate::transcriber::RawSegment, chunk: &SpeechChunk) -> TimedSegment {
     let length_ms = chunk.samples.len() as i64 / 16;
     let start = segment.start_ms.clamp(0, length_ms);
     let end = segment.end_ms.clamp(start, length_ms.max(start));
@@ -200,7 +200,7 @@ fn place(segment: crate::engine::RawSegment, chunk: &SpeechChunk) -> TimedSegmen
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{ChunkResult, RawSegment};
+    use crate::transcriber::{ChunkResult, RawSegment};
 
     /// Says one segment of 4 s per call, then stops, like a window that ends early.
     struct StopsEarly {

@@ -8,7 +8,7 @@
 //! a loop only from five times in a row, and only a segment of three words
 //! or more is dropped for repeating the last one.
 
-use crate::engine::RawSegment;
+use crate::transcriber::RawSegment;
 
 const SIGN_OFFS: [&str; 10] = [
     "thank you",

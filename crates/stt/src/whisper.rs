@@ -8,7 +8,7 @@ use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
 };
 
-use crate::engine::{
+use crate::transcriber::{
     fitted_audio_ctx, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment, SttError,
     Transcriber,
 };

@@ -13,7 +13,7 @@ use std::time::Duration;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use ed25519_dalek::{Signer, SigningKey};
-use recorder_domain::{new_id, Channel, MeetingStatus};
+use recorder_domain::{ActionItemId, Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{ActionItemRecord, MeetingRecord, NewSegment, NoteRecord, Store};
 use serde_json::{json, Value};
 
@@ -264,11 +264,11 @@ pub fn seed_crashing_import(data_dir: &Path, audio: &Path, runs: usize) -> Strin
     for _ in 0..runs {
         store.begin_attempt(&job).expect("attempt");
     }
-    id
+    id.to_string()
 }
 
 fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
-    let id = new_id();
+    let id = MeetingId::generate();
     let duration = meeting.lines.len() as i64 * 5000;
     let new = MeetingRecord {
         id: id.clone(),
@@ -300,7 +300,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
     store.insert_segments(&id, &segments).expect("segments");
     for (kind, content) in &meeting.notes {
         let note = NoteRecord {
-            id: new_id(),
+            id: NoteId::generate(),
             kind: kind.clone(),
             template_id: None,
             content_md: content.clone(),
@@ -311,14 +311,14 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
         .action_items
         .iter()
         .map(|(text, owner)| ActionItemRecord {
-            id: new_id(),
+            id: ActionItemId::generate(),
             text: text.clone(),
             owner: owner.clone(),
             done: false,
         })
         .collect();
     store.replace_action_items(&id, &items).expect("items");
-    id
+    id.to_string()
 }
 
 /// A licence signed with the development key (accepted by debug builds only).

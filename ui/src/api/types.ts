@@ -1,5 +1,5 @@
-// Wire types of the person's channel, from the service's OpenAPI document
-// (`npm run gen:api` writes schema.d.ts from openapi.json).
+// Names for the schemas of the service's OpenAPI document (`npm run gen:api`
+// writes schema.d.ts from openapi.json): aliases only, never a shape by hand.
 import type { components } from './schema';
 
 type S = components['schemas'];
@@ -28,43 +28,21 @@ export type Pairing = S['Pairing'];
 export type PairingCode = S['PairingCode'];
 export type PlanReply = S['PlanReply'];
 export type LicenseInfo = S['LicenseInfo'];
+export type LicenseRequest = S['LicenseRequest'];
 export type ErrorBody = S['ErrorBody'];
 export type PendingPrompts = S['PendingPrompts'];
 export type SessionList = S['SessionList'];
 export type SessionInfo = S['SessionInfo'];
+export type NoteKind = S['NoteKind'];
+export type TemplateList = S['TemplateList'];
+export type AudioInfo = S['AudioInfo'];
+export type AiKeyList = S['AiKeyList'];
 
 /** One event of the stream: `{type, data, at}`, narrowed on `type`. */
 export type AppEvent = S['Event'] & { at?: number };
 export type EventType = AppEvent['type'];
 export type EventOf<K extends EventType> = Extract<AppEvent, { type: K }>;
 
-/** Shapes of /ui routes the OpenAPI document does not name. */
-export interface Template {
-  id: string;
-  name: string;
-  builtin: boolean;
-}
-export interface AudioChannelInfo {
-  channel: string;
-  url: string;
-  bytes: number;
-}
-export interface AudioInfo {
-  meeting_id: string;
-  channels: AudioChannelInfo[];
-  audio_removed_at: number | null;
-  actions: string[];
-}
-export interface AiKey {
-  provider: string;
-  stored: boolean;
-  location: string | null;
-}
-export interface Managed<T = unknown> {
-  value: T;
-  managed: true;
-  managed_by: string;
-}
 export type Speaker = S['Speaker'];
 export type SpeakerList = S['SpeakerList'];
 export type Voice = S['Voice'];

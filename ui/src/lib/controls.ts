@@ -1,13 +1,16 @@
+// The recording controls: start, stop, pause and markers, shared by the
+// recording page and the recording bar.
 import { api, ApiError, messageOf } from '../api/client';
-import type { Marker, Meeting } from '../api/types';
+import type { Body } from '../api/path';
+import type { Meeting } from '../api/types';
 import { clock } from './format';
 import { recording } from './live.svelte';
 
 export async function startRecording(title: string): Promise<Meeting> {
-  const body: { title?: string } = {};
+  const body: Body<'/ui/recording/start', 'post'> = {};
   if (title.trim()) body.title = title.trim();
   try {
-    const meeting = await api<Meeting>('/ui/recording/start', { method: 'POST', body });
+    const meeting = await api.post('/ui/recording/start', { body });
     if (!recording.active) {
       recording.active = true;
       recording.meetingId = meeting.id;
@@ -24,24 +27,21 @@ export async function startRecording(title: string): Promise<Meeting> {
 }
 
 export async function stopRecording(): Promise<string> {
-  const reply = await api<{ meeting_id: string; status: string }>('/ui/recording/stop', { method: 'POST' });
+  const reply = await api.post('/ui/recording/stop');
   recording.lastMeetingId = reply.meeting_id;
   await recording.refresh();
   return reply.meeting_id;
 }
 
 export async function setPaused(paused: boolean): Promise<void> {
-  const reply = await api<{ meeting_id: string; paused: boolean }>('/ui/recording/pause', {
-    method: 'POST',
-    body: { paused },
-  });
+  const reply = await api.post('/ui/recording/pause', { body: { paused } });
   if (reply.paused !== recording.paused) await recording.refresh();
 }
 
 export async function addMarker(label?: string): Promise<string> {
-  const body: { label?: string } = {};
+  const body: Body<'/ui/recording/marker', 'post'> = {};
   if (label?.trim()) body.label = label.trim();
-  const marker = await api<Marker>('/ui/recording/marker', { method: 'POST', body });
+  const marker = await api.post('/ui/recording/marker', { body });
   return `Marker “${marker.label}” added at ${clock(marker.at_ms)}`;
 }
 

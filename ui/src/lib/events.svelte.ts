@@ -1,3 +1,5 @@
+// The one event stream of the app (/ui/events), shared by its tabs.
+import { href } from '../api/path';
 import type { AppEvent, EventOf, EventType } from '../api/types';
 
 /**
@@ -106,7 +108,7 @@ class EventStream {
   /** This tab leads: open the EventSource and relay what it brings. */
   private open(): void {
     if (this.source || !this.running) return;
-    const source = new EventSource('/ui/events', { withCredentials: true });
+    const source = new EventSource(href('/ui/events'), { withCredentials: true });
     this.source = source;
     source.addEventListener('open', () => {
       this.setState(true, false);

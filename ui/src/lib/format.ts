@@ -1,3 +1,4 @@
+// Words and numbers for people: app names, dates, durations, sizes, states and note kinds.
 const APP_NAMES: Record<string, string> = {
   google_meet: 'Google Meet',
   zoom: 'Zoom',

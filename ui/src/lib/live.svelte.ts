@@ -1,5 +1,7 @@
-import { api, enc, messageOf } from '../api/client';
-import type { Health, Meeting, PendingPrompts, Prompt, Segment, Transcript } from '../api/types';
+// Live state fed by the event stream: the recording, transcription and notes
+// progress, and the record prompts waiting for a person.
+import { api, messageOf } from '../api/client';
+import type { Prompt, Segment } from '../api/types';
 import { events } from './events.svelte';
 
 /** A clock that ticks every second, for elapsed times and countdowns. */
@@ -53,7 +55,7 @@ class Recording {
 
   async refresh(): Promise<void> {
     try {
-      const health = await api<Health>('/ui/health');
+      const health = await api.get('/ui/health');
       this.version = health.version;
       const state = health.recording;
       const id = state.meeting_id ?? null;
@@ -75,8 +77,8 @@ class Recording {
   private async loadMeeting(id: string): Promise<void> {
     try {
       const [meeting, transcript] = await Promise.all([
-        api<Meeting>(`/ui/meetings/${enc(id)}`),
-        api<Transcript>(`/ui/meetings/${enc(id)}/transcript`).catch(() => null),
+        api.get('/ui/meetings/{id}', { params: { id } }),
+        api.get('/ui/meetings/{id}/transcript', { params: { id } }).catch(() => null),
       ]);
       if (this.meetingId !== id) return;
       this.startedAt = meeting.started_at;
@@ -230,7 +232,7 @@ class Prompts {
 
   async refresh(): Promise<void> {
     try {
-      const reply = await api<PendingPrompts>('/ui/prompts');
+      const reply = await api.get('/ui/prompts');
       for (const prompt of reply.prompts) this.add(prompt);
       const ids = new Set(reply.prompts.map((p) => p.prompt_id));
       this.queue = this.queue.filter((p) => ids.has(p.prompt_id));

@@ -1,3 +1,4 @@
+// Notes as HTML: Markdown rendered, then sanitised.
 import { Marked } from 'marked';
 import DOMPurify from 'dompurify';
 

@@ -1,4 +1,6 @@
 /** Whether the page has a session with the service (a 401 anywhere ends it). */
+import { href } from '../api/path';
+
 class Session {
   signedOut = $state(false);
   signOut(): void {
@@ -7,7 +9,7 @@ class Session {
   /** Signs this session out on the service (its cookie dies there), then here. */
   async end(): Promise<void> {
     try {
-      await fetch('/ui/logout', { method: 'POST', credentials: 'same-origin' });
+      await fetch(href('/ui/logout'), { method: 'POST', credentials: 'same-origin' });
     } finally {
       this.signOut();
     }

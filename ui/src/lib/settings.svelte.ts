@@ -1,8 +1,9 @@
+// The effective settings (managed values wrapped), shared by the record card and Settings.
 import { api } from '../api/client';
-import type { Managed } from '../api/types';
+import type { Json, Managed, SettingsDoc } from '../api/routes';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Doc = Record<string, Record<string, Json>>;
+export type { Json };
+export type Doc = SettingsDoc;
 
 export function isManaged(value: unknown): value is Managed<Json> {
   return (
@@ -34,7 +35,7 @@ class Effective {
 
   async refresh(): Promise<void> {
     try {
-      this.doc = await api<Doc>('/ui/settings/effective');
+      this.doc = await api.get('/ui/settings/effective');
     } catch {
       // not available: nothing is shown as managed
     }

@@ -1,3 +1,5 @@
+// The settings form: settings.json as on disk, a draft the controls edit, and
+// saving one section at a time.
 import { api, ApiError, messageOf } from '../api/client';
 import { effective, type Doc, type Json } from './settings.svelte';
 
@@ -17,7 +19,7 @@ class SettingsForm {
 
   async load(): Promise<void> {
     try {
-      const doc = await api<Doc>('/ui/settings');
+      const doc = await api.get('/ui/settings');
       this.doc = doc;
       this.draft = clone(doc);
       this.loadError = '';
@@ -63,7 +65,7 @@ class SettingsForm {
     this.saving[section] = true;
     this.saved[section] = false;
     try {
-      const doc = await api<Doc>('/ui/settings', { method: 'PATCH', body: { [section]: patch } });
+      const doc = await api.patch('/ui/settings', { body: { [section]: patch } });
       this.doc = doc;
       // keep unsaved edits of other sections
       const draft = clone(doc);

@@ -1,5 +1,6 @@
+// Importing a file of this computer: the upload with its progress, and the words for its failures.
 import { errorFrom, ApiError } from '../api/client';
-import type { Meeting } from '../api/types';
+import { href, type Reply } from '../api/path';
 import { session } from './session.svelte';
 
 const IMPORT_WORDS: Record<string, string> = {
@@ -11,11 +12,13 @@ const IMPORT_WORDS: Record<string, string> = {
   model_unavailable: 'No transcription model is installed — install one in Settings → Transcription.',
 };
 
+type Imported = Reply<'/ui/imports', 'post'>;
+
 /** POST /ui/imports with the file as the body; progress as a fraction 0..1. */
-export function importFile(file: File, onProgress: (fraction: number) => void): Promise<Meeting> {
+export function importFile(file: File, onProgress: (fraction: number) => void): Promise<Imported> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/ui/imports');
+    xhr.open('POST', href('/ui/imports'));
     xhr.withCredentials = true;
     xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('X-File-Name', encodeURIComponent(file.name));
@@ -26,7 +29,8 @@ export function importFile(file: File, onProgress: (fraction: number) => void): 
     xhr.addEventListener('load', async () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve(JSON.parse(xhr.responseText) as Meeting);
+          const meeting: Imported = JSON.parse(xhr.responseText);
+          resolve(meeting);
         } catch {
           reject(new ApiError(xhr.status, 'bad_reply', 'The service accepted the file but its reply could not be read.'));
         }

@@ -90,12 +90,12 @@ impl Notifier {
     /// do-not-disturb. Whether it was shown.
     pub async fn prompt(&self, prompt: &Prompt, now_ms: i64) -> bool {
         let Some(proxy) = &self.proxy else { return false };
-        if lock(&self.shown).contains_key(&prompt.prompt_id) {
+        if lock(&self.shown).contains_key(prompt.prompt_id.as_str()) {
             return true;
         }
         if do_not_disturb(proxy).await {
             tracing::info!(
-                prompt_id = prompt.prompt_id,
+                prompt_id = %prompt.prompt_id,
                 "desktop: do not disturb; the prompt shows only in the window"
             );
             return false;
@@ -111,8 +111,8 @@ impl Notifier {
         let summary = "Record this meeting?";
         match proxy.notify(APP_NAME, 0, APP_ICON, summary, &body, &actions, hints, timeout).await {
             Ok(id) => {
-                lock(&self.shown).insert(prompt.prompt_id.clone(), id);
-                tracing::info!(prompt_id = prompt.prompt_id, id, "desktop: prompt notified");
+                lock(&self.shown).insert(prompt.prompt_id.to_string(), id);
+                tracing::info!(prompt_id = %prompt.prompt_id, id, "desktop: prompt notified");
                 true
             }
             Err(error) => {

@@ -3,26 +3,17 @@
 //! methods answer in the dialect that created the task.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::Value;
-use tokio::sync::broadcast::error::RecvError;
 
+use super::reply::{begin, follow, settle, Reply};
 use super::rpc::{self, Request, RpcError};
 use super::stream;
-use super::tasks::{
-    new_id, Begun, CancelError, Dialect, Joined, NewTask, Snapshot, Store, UpdateKind, Watch,
-};
+use super::tasks::{new_id, Begun, CancelError, Dialect, NewTask};
 use super::wire::{self, Ask};
 use super::{v10, Shared};
-
-/// What a method gives back.
-pub(super) enum Reply {
-    Result(Value),
-    Stream(Response),
-}
 
 /// The v0.3 and early streaming methods: their errors come as the one
 /// `event: error` of an event stream, which is all their SDKs' streaming
@@ -135,37 +126,6 @@ fn early_subscribe(a2a: &Shared, params: &Value, request_id: &Value) -> Result<R
     Ok(follow(a2a, watch, request_id, opening))
 }
 
-/// Starts a v0.3 or 1.0 task, or follows the running task the message names.
-pub(super) fn begin(a2a: &Shared, ask: &mut Ask, dialect: Dialect) -> Result<Watch, RpcError> {
-    if let Some(task_id) = &ask.task_id {
-        return match a2a.store.join(task_id) {
-            Joined::NotFound => Err(RpcError::task_not_found(task_id)),
-            Joined::Final(task) => {
-                let detail = format!(
-                    "`params.message.taskId`: task `{task_id}` is already {}; send the message \
-                     without taskId to start a new task",
-                    task.state.as_str()
-                );
-                // 1.0 says a terminal task takes no more messages (-32004).
-                Err(match dialect {
-                    Dialect::V10 => RpcError::unsupported_operation(detail),
-                    _ => RpcError::invalid_params(detail),
-                })
-            }
-            Joined::Running(watch) => Ok(watch),
-        };
-    }
-    let id = new_id();
-    let context_id = ask.context_id.clone().unwrap_or_else(new_id);
-    let mut message = std::mem::take(&mut ask.message);
-    wire::fill_ids(&mut message, &id, &context_id);
-    let new =
-        NewTask { id, context_id, dialect, user_message: message, metadata: ask.metadata.take() };
-    let (Begun::Started(watch) | Begun::Joined(watch)) =
-        a2a.store.launch(Arc::clone(&a2a.runner), ask.call.clone(), new);
-    Ok(watch)
-}
-
 async fn message_send(a2a: &Shared, params: &Value) -> Result<Reply, RpcError> {
     let mut ask = wire::v03_send(params)?;
     let watch = begin(a2a, &mut ask, Dialect::V03)?;
@@ -200,37 +160,4 @@ fn resubscribe(a2a: &Shared, params: &Value, request_id: &Value) -> Result<Reply
     let watch = a2a.store.watch(&id).ok_or_else(|| RpcError::task_not_found(&id))?;
     let opening = wire::catch_up(&watch.task);
     Ok(follow(a2a, watch, request_id, opening))
-}
-
-pub(super) fn follow(a2a: &Shared, watch: Watch, request_id: &Value, opening: Vec<Value>) -> Reply {
-    let Watch { task, updates } = watch;
-    let store = Arc::clone(&a2a.store);
-    Reply::Stream(stream::respond(store, &task, request_id.clone(), opening, Some(updates)))
-}
-
-/// Waits (at most `limit`) for the task to reach a final state, and returns it
-/// as it then is.
-pub(super) async fn settle(store: &Store, watch: Watch, limit: Duration) -> Snapshot {
-    let Watch { task, mut updates } = watch;
-    if task.state.is_final() {
-        return task;
-    }
-    let wait = async {
-        loop {
-            match updates.recv().await {
-                Ok(update) if update.kind == UpdateKind::Status && update.task.state.is_final() => {
-                    return Some(update.task);
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => {
-                    if let Some(now) = store.get(&task.id).filter(|now| now.state.is_final()) {
-                        return Some(now);
-                    }
-                }
-                Err(RecvError::Closed) => return None,
-            }
-        }
-    };
-    let settled = tokio::time::timeout(limit, wait).await.ok().flatten();
-    settled.or_else(|| store.get(&task.id)).unwrap_or(task)
 }

@@ -11,6 +11,7 @@
 
 mod card;
 mod methods;
+mod reply;
 mod rpc;
 mod stream;
 mod tasks;

@@ -8,7 +8,7 @@
 use chrono::{DateTime, FixedOffset};
 use serde_json::{json, Value};
 
-use super::methods::{begin, follow, settle, Reply};
+use super::reply::{begin, follow, settle, Reply};
 use super::rpc::RpcError;
 use super::tasks::{Dialect, TaskState};
 use super::{wire, Shared};

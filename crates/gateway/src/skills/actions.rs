@@ -256,7 +256,7 @@ fn regenerated_text(
         items.iter().for_each(|item| text.push_str(&format!("\n{}", item_line(item))));
         return text;
     }
-    match meeting.notes.iter().flatten().find(|note| note.kind == wanted) {
+    match meeting.notes.iter().flatten().find(|note| note.kind.as_str() == wanted) {
         Some(note) => text.push_str(&format!("\n\n{}", note.content_md.trim())),
         None => text.push_str("\n\n(no note of that kind was written)"),
     }

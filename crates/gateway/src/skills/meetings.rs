@@ -22,7 +22,7 @@ pub async fn resolve(client: &Client, id: &str) -> Result<String, SkillError> {
         .await
         .map_err(|e| SkillError::from_client("Cannot find the latest meeting", e))?;
     match list.meetings.first() {
-        Some(meeting) => Ok(meeting.id.clone()),
+        Some(meeting) => Ok(meeting.id.to_string()),
         None => Err(SkillError::NotFound("There are no meetings yet.".into())),
     }
 }
@@ -38,7 +38,7 @@ pub async fn fetch(client: &Client, id: &str) -> Result<api::Meeting, SkillError
 
 pub fn started(meeting: &api::Meeting) -> Timestamp {
     Timestamp {
-        meeting_id: meeting.id.clone(),
+        meeting_id: meeting.id.to_string(),
         start_ms: None,
         end_ms: None,
         started_at: Some(meeting.started_at),
@@ -53,7 +53,7 @@ pub fn headline(meeting: &api::Meeting) -> String {
         date_time(meeting.started_at),
         duration(meeting.duration_ms)
     );
-    if meeting.status != "ready" {
+    if meeting.status != api::MeetingStatus::Ready {
         line.push_str(&format!(" · {}", meeting.status));
     }
     if !meeting.attendees.is_empty() {
@@ -166,13 +166,15 @@ fn meeting_text(meeting: &api::Meeting) -> String {
     }
     let items = meeting.action_items.clone().unwrap_or_default();
     for note in meeting.notes.iter().flatten() {
-        if note.kind == "action_items" && !items.is_empty() {
+        if note.kind == api::NoteKind::ActionItems && !items.is_empty() {
             continue;
         }
         let content = note.content_md.trim();
         match content.starts_with('#') {
             true => text.push_str(&format!("\n\n{content}")),
-            false => text.push_str(&format!("\n\n## {}\n{content}", note_heading(&note.kind))),
+            false => {
+                text.push_str(&format!("\n\n## {}\n{content}", note_heading(note.kind.as_str())))
+            }
         }
     }
     if !items.is_empty() {
@@ -188,7 +190,9 @@ fn meeting_text(meeting: &api::Meeting) -> String {
             text.push_str(&format!("\n- {} {}", clock(marker.at_ms), marker.label));
         }
     }
-    if meeting.status != "ready" && meeting.notes.as_ref().is_none_or(Vec::is_empty) {
+    if meeting.status != api::MeetingStatus::Ready
+        && meeting.notes.as_ref().is_none_or(Vec::is_empty)
+    {
         text.push_str(&format!("\n\nNo notes yet: the meeting is {}.", meeting.status));
     }
     text
@@ -323,7 +327,7 @@ pub async fn search(client: &Client, args: SearchMeetings) -> SkillResult {
         used.moment(match result.start_ms {
             Some(start) => moment(&result.meeting_id, start, result.end_ms),
             None => Timestamp {
-                meeting_id: result.meeting_id.clone(),
+                meeting_id: result.meeting_id.to_string(),
                 start_ms: None,
                 end_ms: None,
                 started_at: Some(result.started_at),

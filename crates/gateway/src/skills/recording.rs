@@ -69,7 +69,7 @@ pub async fn marker(client: &Client, args: AddMarker) -> SkillResult {
     let mut used = Used::default();
     if let Some(id) = &meeting_id {
         used.moment(Timestamp {
-            meeting_id: id.clone(),
+            meeting_id: id.to_string(),
             start_ms: Some(marker.at_ms),
             end_ms: None,
             started_at: None,

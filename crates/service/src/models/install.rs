@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use recorder_api_types::{
-    ErrorCode, ErrorEvent, Event, ModelDownload, ModelInstallReply, ModelInstalled,
+    ErrorCode, ErrorEvent, Event, InstallStatus, ModelDownload, ModelInstallReply, ModelInstalled,
 };
 use recorder_egress::{Method, OutboundRequest, Verdict};
 use recorder_stt::catalogue::{self, CatalogueEntry, Quantization};
 use url::Url;
 
-use crate::error::ApiError;
+use crate::base::error::ApiError;
 use crate::state::AppState;
 
 /// Why a download is made, as the Privacy Ledger shows it.
@@ -32,20 +32,20 @@ pub fn start(
     quantization: Option<&str>,
 ) -> Result<(bool, ModelInstallReply), ApiError> {
     let entry = lookup(name, quantization)?;
-    let reply = |status: &str| ModelInstallReply {
+    let reply = |status: InstallStatus| ModelInstallReply {
         model: entry.id().to_string(),
         file_name: entry.file_name.to_string(),
-        status: status.to_string(),
+        status,
     };
-    if state.data_dir.models().join(entry.file_name).is_file() {
-        return Ok((false, reply("installed")));
+    if state.core.data_dir.models().join(entry.file_name).is_file() {
+        return Ok((false, reply(InstallStatus::Installed)));
     }
     let url = download_url(state, entry)?;
-    if !state.model_downloads.try_begin(entry.file_name) {
+    if !state.models.downloads.try_begin(entry.file_name) {
         return Err(already_downloading(entry.file_name));
     }
     tokio::spawn(run(state.clone(), entry, url));
-    Ok((true, reply("downloading")))
+    Ok((true, reply(InstallStatus::Downloading)))
 }
 
 pub fn already_downloading(file_name: &str) -> ApiError {
@@ -79,7 +79,7 @@ fn lookup(name: &str, quantization: Option<&str>) -> Result<&'static CatalogueEn
 }
 
 fn download_url(state: &AppState, entry: &CatalogueEntry) -> Result<Url, ApiError> {
-    let base = state.environment.model_base_url.as_deref();
+    let base = state.core.environment.model_base_url.as_deref();
     Url::parse(&entry.url_with_base(base))
         .map_err(|error| ApiError::internal("reading RECORDER_MODEL_BASE_URL", error))
 }
@@ -92,7 +92,7 @@ async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
         Ok(path) => {
             tracing::info!(model, "transcription model installed");
             let path = path.display().to_string();
-            state.events.emit(Event::ModelsInstalled(ModelInstalled {
+            state.core.events.emit(Event::ModelsInstalled(ModelInstalled {
                 model: model.to_string(),
                 file_name: entry.file_name.to_owned(),
                 path,
@@ -100,7 +100,7 @@ async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
         }
         Err(message) => {
             tracing::warn!(model, %message, "transcription model download failed");
-            state.events.emit(Event::Error(ErrorEvent {
+            state.core.events.emit(Event::Error(ErrorEvent {
                 message: message.clone(),
                 meeting_id: None,
                 model: Some(model.to_string()),
@@ -108,12 +108,12 @@ async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
             }));
         }
     }
-    state.model_downloads.finish(entry.file_name, result.err());
+    state.models.downloads.finish(entry.file_name, result.err());
 }
 
 /// Downloads, verifies and renames; returns the installed file's path.
 async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<PathBuf, String> {
-    let folder = state.data_dir.models();
+    let folder = state.core.data_dir.models();
     let failed = |error: &dyn std::fmt::Display| format!("installing {}: {error}", entry.file_name);
     tokio::fs::create_dir_all(&folder).await.map_err(|e| failed(&e))?;
     let part = folder.join(format!("{}.part", entry.file_name));
@@ -132,6 +132,7 @@ async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<Pat
     request.timeout = IDLE_TIMEOUT;
     let mut progress = Progress::new(state, entry);
     let downloaded = state
+        .core
         .egress
         .download(request, Verdict::Allow, &mut file, resume_from, |received, total| {
             progress.report(received, total)
@@ -185,12 +186,12 @@ impl<'a> Progress<'a> {
     }
 
     fn report(&mut self, received: u64, total: Option<u64>) {
-        self.state.model_downloads.progress(self.entry.file_name, received, total);
+        self.state.models.downloads.progress(self.entry.file_name, received, total);
         if self.last_event.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
             return;
         }
         self.last_event = Some(Instant::now());
-        self.state.events.emit(Event::ModelsDownload(ModelDownload {
+        self.state.core.events.emit(Event::ModelsDownload(ModelDownload {
             model: self.entry.id().to_string(),
             file_name: self.entry.file_name.to_owned(),
             received,

@@ -3,10 +3,9 @@
 //! is installed, and the downloads in progress (see [`install`]).
 
 pub mod downloads;
+pub mod engine;
 pub mod install;
 pub mod weights;
-
-pub use downloads::Downloads;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -15,8 +14,8 @@ use recorder_api_types::{ActiveModelInfo, ErrorCode, ModelEntry, ModelList};
 use recorder_stt::catalogue::{self, CatalogueEntry};
 use recorder_stt::engine::SttError;
 
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::base::error::ApiError;
+use crate::state::{AppState, Configuration, Core};
 
 /// The model file transcription uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,18 +31,21 @@ pub struct ActiveModel {
 /// Costs a few `stat` calls. Fails with 503 `model_unavailable`.
 /// The shared engine's setup for a call now: the active model, the
 /// threads and language the settings ask for.
-pub fn engine_setup(state: &AppState) -> Result<crate::engine::Setup<'_>, SttError> {
-    let model = active_model(state).map_err(|error| SttError::Engine(error.message))?;
-    let settings = state.effective_settings();
-    Ok(crate::engine::Setup::new(model.path, model.name, &settings, &state.events))
+pub fn engine_setup<'a>(
+    core: &'a Core,
+    config: &Configuration,
+) -> Result<crate::models::engine::Setup<'a>, SttError> {
+    let model = active_model(core, config).map_err(|error| SttError::Engine(error.message))?;
+    let settings = config.effective_settings();
+    Ok(crate::models::engine::Setup::new(model.path, model.name, &settings, &core.events))
 }
 
-pub fn active_model(state: &AppState) -> Result<ActiveModel, ApiError> {
-    if let Some(path) = &state.environment.model_path {
+pub fn active_model(core: &Core, config: &Configuration) -> Result<ActiveModel, ApiError> {
+    if let Some(path) = &core.environment.model_path {
         return from_environment(path);
     }
-    let configured = state.effective_settings().transcription.model;
-    installed_model(&state.data_dir.models(), &configured).ok_or_else(|| unavailable(&configured))
+    let configured = config.effective_settings().transcription.model;
+    installed_model(&core.data_dir.models(), &configured).ok_or_else(|| unavailable(&configured))
 }
 
 fn from_environment(path: &Path) -> Result<ActiveModel, ApiError> {
@@ -112,14 +114,14 @@ fn installed_files(folder: &Path) -> HashMap<String, u64> {
 /// `GET /ui/models`: the catalogue with what is installed, active and
 /// downloading, then installed files that are not in the catalogue. Blocking.
 pub fn list(state: &AppState) -> ModelList {
-    let folder = state.data_dir.models();
+    let folder = state.core.data_dir.models();
     let installed = installed_files(&folder);
-    let active = active_model(state).ok();
+    let active = active_model(&state.core, &state.config).ok();
     let is_active = |file: &str| active.as_ref().is_some_and(|a| a.path == folder.join(file));
     let mut models: Vec<ModelEntry> = catalogue::entries()
         .iter()
         .map(|entry| {
-            let (downloading, error) = state.model_downloads.status(entry.file_name);
+            let (downloading, error) = state.models.downloads.status(entry.file_name);
             ModelEntry {
                 installed: installed.contains_key(entry.file_name),
                 active: is_active(entry.file_name),
@@ -144,7 +146,7 @@ pub fn list(state: &AppState) -> ModelList {
         models,
         active: active
             .map(|a| ActiveModelInfo { name: a.name, path: a.path.display().to_string() }),
-        model_path_env: state.environment.model_path.is_some(),
+        model_path_env: state.core.environment.model_path.is_some(),
     }
 }
 

@@ -3,20 +3,24 @@
 //! at once would only be slower). A meeting moves transcribing → summarising →
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
+pub mod export;
 mod notes;
 pub mod notes_runs;
 mod playback;
 mod provider;
 pub mod speakers;
+pub mod templates;
 mod transcribe;
 
-use recorder_api_types::Event;
 use std::time::Duration;
+
+use recorder_api_types::Event;
+use recorder_domain::MeetingId;
+use recorder_store::{JobKind, JobRecord};
 
 use crate::state::AppState;
 
 pub use notes::announce_canceled as announce_notes_canceled;
-use recorder_store::{JobKind, JobRecord};
 
 /// Runs of one job that may end with the service gone (a crash in the engine,
 /// say) before the job is given up with a `processing_error`.
@@ -25,10 +29,10 @@ const MAX_ATTEMPTS: i64 = 3;
 /// Works the queue until shutdown.
 pub async fn run(state: AppState) {
     loop {
-        if state.shutdown.is_cancelled() {
+        if state.core.shutdown.is_cancelled() {
             return;
         }
-        let store = state.store.clone();
+        let store = state.core.store.clone();
         let next = tokio::task::spawn_blocking(move || store.next_job()).await;
         match next {
             Ok(Ok(Some(job))) => work(&state, job).await,
@@ -47,8 +51,8 @@ pub async fn run(state: AppState) {
 
 async fn wait(state: &AppState, at_most: Duration) {
     tokio::select! {
-        _ = state.shutdown.cancelled() => {}
-        _ = state.pipeline.notified() => {}
+        _ = state.core.shutdown.cancelled() => {}
+        _ = state.work.pipeline.notified() => {}
         _ = tokio::time::sleep(at_most) => {}
     }
 }
@@ -58,7 +62,7 @@ async fn work(state: &AppState, job: JobRecord) {
     let meeting_id = job.meeting_id.clone();
     let worker_state = state.clone();
     let result = tokio::task::spawn_blocking(move || {
-        let attempts = worker_state.store.begin_attempt(&job).map_err(|e| e.to_string())?;
+        let attempts = worker_state.core.store.begin_attempt(&job).map_err(|e| e.to_string())?;
         match &job.kind {
             JobKind::Transcribe { .. } if attempts > MAX_ATTEMPTS => {
                 transcribe::give_up(&worker_state, &job, attempts - 1)
@@ -86,8 +90,8 @@ async fn work(state: &AppState, job: JobRecord) {
 /// A job that could not even record its own failure (the database refused,
 /// or the meeting was deleted meanwhile): log it and pause briefly so a
 /// persistent fault does not spin.
-async fn report_failure(state: &AppState, meeting_id: &str, error: &str) {
-    tracing::error!(meeting_id, error, "a processing job failed");
-    state.events.emit(Event::error(format!("processing a meeting failed: {error}"), None));
+async fn report_failure(state: &AppState, meeting_id: &MeetingId, error: &str) {
+    tracing::error!(%meeting_id, error, "a processing job failed");
+    state.core.events.emit(Event::error(format!("processing a meeting failed: {error}"), None));
     tokio::time::sleep(Duration::from_millis(500)).await;
 }

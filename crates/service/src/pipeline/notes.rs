@@ -5,12 +5,12 @@
 
 use recorder_ai::{AiError, NotesRequest};
 use recorder_api_types::{Event, MeetingRef, NotesProgress};
-use recorder_domain::{new_id, NoteKind};
+use recorder_domain::{ActionItemId, MeetingId, MeetingStatus, NoteId, NoteKind};
 use recorder_egress::Verdict;
 use recorder_notes::{ActionItemDraft, Context, Generated, Line};
 use recorder_store::{ActionItemRecord, JobRecord, NoteRecord, NotesOutcome};
 
-use crate::clock::now_ms;
+use crate::base::clock::now_ms;
 use crate::pipeline::provider::{self, Refusal, Writer};
 use crate::state::AppState;
 
@@ -42,29 +42,31 @@ pub fn run(
         match super::speakers::tell_apart(state, &job.meeting_id) {
             Ok(super::speakers::Step::Done) => {}
             Ok(super::speakers::Step::Stopped) => {
-                return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+                return state.core.store.cancel_attempt(job).map_err(|e| e.to_string());
             }
             Err(error) => {
-                tracing::warn!(meeting_id = job.meeting_id, %error, "speakers not told apart");
+                tracing::warn!(meeting_id = %job.meeting_id, %error, "speakers not told apart");
             }
         }
     }
     // A regeneration (one kind) can be canceled; the notes of a transcription
     // are the meeting's first and always run to the end (or to shutdown).
-    let registered = note_kind.map(|_| state.notes_runs.begin(&job.meeting_id, &state.shutdown));
-    let stop = registered.as_ref().map_or_else(|| state.shutdown.clone(), |run| run.stop.clone());
+    let registered =
+        note_kind.map(|_| state.work.notes_runs.begin(&job.meeting_id, &state.core.shutdown));
+    let stop =
+        registered.as_ref().map_or_else(|| state.core.shutdown.clone(), |run| run.stop.clone());
     let mut run = Run::new(state, job, stop);
     let outcome = match run.generate(note_kind, template_id) {
         Ok(Some(outcome)) => outcome,
-        Ok(None) if !state.shutdown.is_cancelled() => return canceled(state, job),
+        Ok(None) if !state.core.shutdown.is_cancelled() => return canceled(state, job),
         // Shutdown while a provider was writing: the job stays queued and runs
         // again at the next start, and this run does not count as an attempt.
         Ok(None) => {
             tracing::info!(
-                meeting_id = job.meeting_id,
+                meeting_id = %job.meeting_id,
                 "notes stopped at shutdown; resumed at the next start"
             );
-            return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+            return state.core.store.cancel_attempt(job).map_err(|e| e.to_string());
         }
         Err(error) => {
             run.progress("failed");
@@ -79,7 +81,7 @@ pub fn run(
         return Ok(());
     }
     if note_kind.is_none() && outcome.processing_error.is_none() {
-        crate::export::after_ready(state, &job.meeting_id);
+        crate::pipeline::export::after_ready(state, &job.meeting_id);
     }
     announce_ready(state, job);
     Ok(())
@@ -89,8 +91,8 @@ pub fn run(
 /// the meeting is `ready` again with its earlier notes, and listeners hear
 /// `notes.progress` `canceled`, then `meeting.updated`.
 fn canceled(state: &AppState, job: &JobRecord) -> Result<(), String> {
-    tracing::info!(meeting_id = job.meeting_id, "notes regeneration canceled");
-    match state.store.drop_notes_regeneration(&job.meeting_id, now_ms()) {
+    tracing::info!(meeting_id = %job.meeting_id, "notes regeneration canceled");
+    match state.core.store.drop_notes_regeneration(&job.meeting_id, now_ms()) {
         Ok(_) => {}
         Err(recorder_store::StoreError::NotFound) => return Ok(()),
         Err(error) => return Err(error.to_string()),
@@ -100,13 +102,13 @@ fn canceled(state: &AppState, job: &JobRecord) -> Result<(), String> {
 }
 
 /// What a canceled regeneration tells listeners.
-pub fn announce_canceled(state: &AppState, meeting_id: &str) {
-    state.events.emit(Event::NotesProgress(NotesProgress {
-        meeting_id: meeting_id.to_string(),
+pub fn announce_canceled(state: &AppState, meeting_id: &MeetingId) {
+    state.core.events.emit(Event::NotesProgress(NotesProgress {
+        meeting_id: meeting_id.clone(),
         stage: "canceled".into(),
         provider: None,
     }));
-    state.events.emit(Event::meeting_status(meeting_id.to_string(), "ready"));
+    state.core.events.emit(Event::meeting_status(meeting_id, MeetingStatus::Ready));
 }
 
 /// Stores the outcome; false when the meeting was deleted meanwhile.
@@ -116,18 +118,18 @@ fn save(
     outcome: &NotesOutcome,
     provider: &str,
 ) -> Result<bool, String> {
-    match state.store.finish_notes(job, outcome, now_ms()) {
+    match state.core.store.finish_notes(job, outcome, now_ms()) {
         Ok(()) => {}
         // Deleted while its notes were being written: nothing is left to do
         // (the job went with the meeting).
         Err(recorder_store::StoreError::NotFound) => {
-            tracing::info!(meeting_id = job.meeting_id, "meeting deleted during notes");
+            tracing::info!(meeting_id = %job.meeting_id, "meeting deleted during notes");
             return Ok(false);
         }
         Err(error) => return Err(error.to_string()),
     }
     if outcome.processing_error.is_none() {
-        state.events.emit(Event::NotesProgress(NotesProgress {
+        state.core.events.emit(Event::NotesProgress(NotesProgress {
             meeting_id: job.meeting_id.clone(),
             stage: "done".into(),
             provider: Some(provider.to_string()),
@@ -137,8 +139,8 @@ fn save(
 }
 
 fn announce_ready(state: &AppState, job: &JobRecord) {
-    state.events.emit(Event::meeting_status(job.meeting_id.clone(), "ready"));
-    state.events.emit(Event::MeetingReady(MeetingRef { meeting_id: job.meeting_id.clone() }));
+    state.core.events.emit(Event::meeting_status(job.meeting_id.clone(), MeetingStatus::Ready));
+    state.core.events.emit(Event::MeetingReady(MeetingRef { meeting_id: job.meeting_id.clone() }));
 }
 
 /// One notes run: who writes, and what the person is told about it.
@@ -171,7 +173,7 @@ impl<'a> Run<'a> {
     }
 
     fn progress(&self, stage: &str) {
-        self.state.events.emit(Event::NotesProgress(NotesProgress {
+        self.state.core.events.emit(Event::NotesProgress(NotesProgress {
             meeting_id: self.job.meeting_id.clone(),
             stage: stage.into(),
             provider: Some(self.provider_name().to_string()),
@@ -196,7 +198,7 @@ impl<'a> Run<'a> {
 
     fn note_fallback(&mut self, reason: &str) {
         tracing::warn!(
-            meeting_id = self.job.meeting_id,
+            meeting_id = %self.job.meeting_id,
             reason,
             "notes: the built-in engine writes instead"
         );
@@ -210,10 +212,10 @@ impl<'a> Run<'a> {
     ) -> Result<Option<NotesOutcome>, String> {
         let state = self.state;
         let job = self.job;
-        let meeting = state.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
-        let segments = state.store.segments(&job.meeting_id).map_err(|e| e.to_string())?;
+        let meeting = state.core.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
+        let segments = state.core.store.segments(&job.meeting_id).map_err(|e| e.to_string())?;
         let (_, old_items, _) =
-            state.store.meeting_parts(&job.meeting_id).map_err(|e| e.to_string())?;
+            state.core.store.meeting_parts(&job.meeting_id).map_err(|e| e.to_string())?;
         let user_name = state.effective_settings().general.user_name;
         let lines: Vec<Line> = segments
             .into_iter()
@@ -231,7 +233,7 @@ impl<'a> Run<'a> {
             None => PIPELINE_KINDS.to_vec(),
         };
         let template = template_id.and_then(|id| {
-            let found = crate::templates::find(&state.data_dir.templates(), id);
+            let found = crate::pipeline::templates::find(&state.core.data_dir.templates(), id);
             if found.is_none() {
                 tracing::warn!(template_id = id, "note template is gone; writing a summary");
             }
@@ -258,7 +260,7 @@ impl<'a> Run<'a> {
                 return Ok(None);
             };
             outcome.notes.push(NoteRecord {
-                id: new_id(),
+                id: NoteId::generate(),
                 kind: kind.as_str().to_owned(),
                 template_id: template_id.filter(|_| kind == NoteKind::Custom).map(str::to_owned),
                 content_md: generated.content_md,
@@ -278,7 +280,8 @@ impl<'a> Run<'a> {
             return None;
         }
         if let Writer::Provider(config) = &self.writer {
-            let asked = recorder_ai::generate(&self.state.egress, config, Verdict::Allow, request);
+            let asked =
+                recorder_ai::generate(&self.state.core.egress, config, Verdict::Allow, request);
             let stop = self.stop.clone();
             let answer = self.runtime.block_on(async {
                 tokio::select! {
@@ -311,7 +314,7 @@ fn builtin_note(request: &NotesRequest<'_>) -> Generated {
     let sections = request
         .template
         .filter(|_| request.kind == NoteKind::Custom)
-        .map(crate::templates::builtin_sections)
+        .map(crate::pipeline::templates::builtin_sections)
         .unwrap_or_default();
     if sections.is_empty() {
         return recorder_notes::generate(request.kind, request.lines, request.context);
@@ -334,7 +337,7 @@ fn action_items(drafts: Vec<ActionItemDraft>, old: &[ActionItemRecord]) -> Vec<A
         .map(|draft| {
             let earlier = old.iter().find(|item| item.text.eq_ignore_ascii_case(&draft.text));
             ActionItemRecord {
-                id: earlier.map_or_else(new_id, |item| item.id.clone()),
+                id: earlier.map_or_else(ActionItemId::generate, |item| item.id.clone()),
                 text: draft.text,
                 owner: draft.owner,
                 done: earlier.is_some_and(|item| item.done),

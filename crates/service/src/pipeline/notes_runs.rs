@@ -5,16 +5,17 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use recorder_domain::MeetingId;
 use tokio_util::sync::CancellationToken;
 
 /// The running regenerations.
 #[derive(Default)]
-pub struct NotesRuns(Mutex<HashMap<String, CancellationToken>>);
+pub struct NotesRuns(Mutex<HashMap<MeetingId, CancellationToken>>);
 
 /// A registered run; it leaves the registry when dropped.
 pub struct NotesRun<'a> {
     runs: &'a NotesRuns,
-    meeting_id: String,
+    meeting_id: MeetingId,
     pub stop: CancellationToken,
 }
 
@@ -25,19 +26,19 @@ impl Drop for NotesRun<'_> {
 }
 
 impl NotesRuns {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, CancellationToken>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<MeetingId, CancellationToken>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Registers the run of `meeting_id`; its token is a child of `shutdown`.
-    pub fn begin(&self, meeting_id: &str, shutdown: &CancellationToken) -> NotesRun<'_> {
+    pub fn begin(&self, meeting_id: &MeetingId, shutdown: &CancellationToken) -> NotesRun<'_> {
         let stop = shutdown.child_token();
-        self.lock().insert(meeting_id.to_string(), stop.clone());
-        NotesRun { runs: self, meeting_id: meeting_id.to_string(), stop }
+        self.lock().insert(meeting_id.clone(), stop.clone());
+        NotesRun { runs: self, meeting_id: meeting_id.clone(), stop }
     }
 
     /// Stops the running regeneration of `meeting_id`; false when none runs.
-    pub fn cancel(&self, meeting_id: &str) -> bool {
+    pub fn cancel(&self, meeting_id: &MeetingId) -> bool {
         match self.lock().get(meeting_id) {
             Some(stop) => {
                 stop.cancel();
@@ -56,14 +57,14 @@ mod tests {
     fn a_run_is_cancelled_by_its_meeting_and_leaves_when_dropped() {
         let runs = NotesRuns::default();
         let shutdown = CancellationToken::new();
-        assert!(!runs.cancel("m1"));
-        let run = runs.begin("m1", &shutdown);
-        assert!(!runs.cancel("m2"));
-        assert!(runs.cancel("m1"));
+        assert!(!runs.cancel(&"m1".into()));
+        let run = runs.begin(&"m1".into(), &shutdown);
+        assert!(!runs.cancel(&"m2".into()));
+        assert!(runs.cancel(&"m1".into()));
         assert!(run.stop.is_cancelled());
         drop(run);
-        assert!(!runs.cancel("m1"));
-        let run = runs.begin("m1", &shutdown);
+        assert!(!runs.cancel(&"m1".into()));
+        let run = runs.begin(&"m1".into(), &shutdown);
         shutdown.cancel();
         assert!(run.stop.is_cancelled(), "shutdown stops every run");
     }

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use recorder_capture::journal::Journal;
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId};
 use recorder_stt::audio::{self, BLOCK};
 
 use crate::state::AppState;
@@ -22,19 +22,20 @@ use crate::state::AppState;
 /// needed) for an import, the channel's own file for a recording. Should the
 /// copy fail (disk full, say), the original is transcribed and playback is
 /// left without audio: the words matter more.
-pub fn source_for(state: &AppState, meeting_id: &str, source: &Path) -> PathBuf {
-    let recorded = [Channel::Mic, Channel::Sys].map(|c| state.data_dir.audio_file(meeting_id, c));
+pub fn source_for(state: &AppState, meeting_id: &MeetingId, source: &Path) -> PathBuf {
+    let recorded =
+        [Channel::Mic, Channel::Sys].map(|c| state.core.data_dir.audio_file(meeting_id, c));
     if recorded.iter().any(|path| path == source) {
         return source.to_path_buf();
     }
-    let copy = state.data_dir.audio_file(meeting_id, Channel::Sys);
+    let copy = state.core.data_dir.audio_file(meeting_id, Channel::Sys);
     if copy.is_file() {
         return copy; // made before a restart: it was renamed into place whole
     }
-    match make_copy(state, source, &state.data_dir.meeting(meeting_id), &copy) {
+    match make_copy(state, source, &state.core.data_dir.meeting(meeting_id), &copy) {
         Ok(()) => copy,
         Err(error) => {
-            tracing::warn!(meeting_id, %error, "no playback copy of the imported audio");
+            tracing::warn!(%meeting_id, %error, "no playback copy of the imported audio");
             source.to_path_buf()
         }
     }
@@ -48,12 +49,12 @@ fn make_copy(state: &AppState, source: &Path, folder: &Path, copy: &Path) -> Res
             return Err(error.to_string());
         }
     }
-    let ffmpeg = state.environment.find_program("ffmpeg");
+    let ffmpeg = state.core.environment.find_program("ffmpeg");
     let mut stream = audio::open(source, ffmpeg.as_deref()).map_err(|e| e.to_string())?;
     let mut journal = Journal::create(&partial).map_err(|e| e.to_string())?;
     let mut block = Vec::with_capacity(BLOCK);
     let result = loop {
-        if state.shutdown.is_cancelled() {
+        if state.core.shutdown.is_cancelled() {
             break Err("the service is stopping".to_owned());
         }
         block.clear();

@@ -34,7 +34,7 @@ pub enum Refusal {
 /// The provider the person chose, with its key, judged against policy.
 /// `None` when the choice is the built-in engine. Blocking (credential store).
 pub fn choose(state: &AppState, runtime: &tokio::runtime::Handle) -> Option<Choice> {
-    let own = state.settings.typed();
+    let own = state.config.settings.typed();
     let kind = match own.ai.provider.as_str() {
         "local" => ProviderKind::Local,
         "anthropic" => ProviderKind::Anthropic,
@@ -62,7 +62,7 @@ pub fn record_blocked(
     request: &NotesRequest<'_>,
 ) {
     let verdict = Verdict::Block(reason.to_owned());
-    let _ = runtime.block_on(recorder_ai::generate(&state.egress, config, verdict, request));
+    let _ = runtime.block_on(recorder_ai::generate(&state.core.egress, config, verdict, request));
 }
 
 fn config_for(
@@ -81,7 +81,7 @@ fn config_for(
     };
     let base_url = Url::parse(&base)
         .map_err(|_| Refusal::Unusable(format!("the {} URL is not valid", kind.as_str())))?;
-    let api_key = state.credentials.get(kind.as_str()).map_err(|error| {
+    let api_key = state.config.credentials.get(kind.as_str()).map_err(|error| {
         Refusal::Unusable(format!("the {} API key could not be read: {error}", kind.as_str()))
     })?;
     Ok(ProviderConfig {

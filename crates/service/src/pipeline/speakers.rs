@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use recorder_api_types::Event;
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId};
 use recorder_store::{SpeakerRecord, SysSpan, VoiceRecord};
 use recorder_stt::speaker::diarize::{diarize_stream, speaker_of, Diarization, DiarizeError};
 use recorder_stt::vad::Gate;
@@ -34,31 +34,31 @@ pub enum Step {
 
 /// Tells the speakers of `meeting_id`'s `sys` channel apart, unless that was
 /// done already (a job run again) or cannot be done (logged).
-pub fn tell_apart(state: &AppState, meeting_id: &str) -> Result<Step, String> {
-    let already = state.store.speakers(meeting_id).map_err(|e| e.to_string())?;
-    let spans = state.store.sys_spans(meeting_id).map_err(|e| e.to_string())?;
+pub fn tell_apart(state: &AppState, meeting_id: &MeetingId) -> Result<Step, String> {
+    let already = state.core.store.speakers(meeting_id).map_err(|e| e.to_string())?;
+    let spans = state.core.store.sys_spans(meeting_id).map_err(|e| e.to_string())?;
     if !already.is_empty() || spans.is_empty() {
         return Ok(Step::Done);
     }
-    let Some(model) = state.speakers.get() else {
+    let Some(model) = state.models.speakers.get() else {
         return Ok(Step::Done);
     };
-    let path = state.data_dir.audio_file(meeting_id, Channel::Sys);
+    let path = state.core.data_dir.audio_file(meeting_id, Channel::Sys);
     if !path.is_file() {
-        tracing::info!(meeting_id, "speakers: no audio of the other side is kept");
+        tracing::info!(%meeting_id, "speakers: no audio of the other side is kept");
         return Ok(Step::Done);
     }
     let began = Instant::now();
     let found = match recorder_stt::audio::open(&path, None).map_err(DiarizeError::from).and_then(
         |mut stream| {
-            let gate = Gate::best(state.vad.get().as_ref());
-            diarize_stream(&model, stream.as_mut(), gate, &|| state.shutdown.is_cancelled())
+            let gate = Gate::best(state.models.vad.get().as_ref());
+            diarize_stream(&model, stream.as_mut(), gate, &|| state.core.shutdown.is_cancelled())
         },
     ) {
         Ok(found) => found,
         Err(DiarizeError::Stopped) => return Ok(Step::Stopped),
         Err(DiarizeError::Audio(error)) => {
-            tracing::warn!(meeting_id, %error, "speakers: the other side stays one speaker");
+            tracing::warn!(%meeting_id, %error, "speakers: the other side stays one speaker");
             return Ok(Step::Done);
         }
     };
@@ -67,23 +67,23 @@ pub fn tell_apart(state: &AppState, meeting_id: &str) -> Result<Step, String> {
     }
     save(state, meeting_id, &found, &spans)?;
     tracing::info!(
-        meeting_id,
+        %meeting_id,
         speakers = found.voices.len(),
         seconds = began.elapsed().as_secs_f64(),
         "speakers told apart"
     );
-    state.events.emit(Event::meeting_changed(meeting_id));
+    state.core.events.emit(Event::meeting_changed(meeting_id));
     Ok(Step::Done)
 }
 
 fn save(
     state: &AppState,
-    meeting_id: &str,
+    meeting_id: &MeetingId,
     found: &Diarization,
     spans: &[SysSpan],
 ) -> Result<(), String> {
     let remembered = if state.effective_settings().transcription.remember_voices {
-        state.store.voices().map_err(|e| e.to_string())?
+        state.core.store.voices().map_err(|e| e.to_string())?
     } else {
         Vec::new()
     };
@@ -106,7 +106,7 @@ fn save(
             speaker_of(&found.turns, start, end).map(|k| (span.seq, k as i64 + 1))
         })
         .collect();
-    state.store.save_speakers(meeting_id, &speakers, &labels).map_err(|e| e.to_string())
+    state.core.store.save_speakers(meeting_id, &speakers, &labels).map_err(|e| e.to_string())
 }
 
 fn samples(ms: i64) -> usize {

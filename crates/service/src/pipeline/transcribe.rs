@@ -5,15 +5,15 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use recorder_api_types::{Event, TranscriptionProgress};
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingStatus};
 use recorder_settings::Settings;
 use recorder_store::{JobRecord, NewSegment, TranscriptionEnd};
 use recorder_stt::engine::{CallOptions, Decoding};
 use recorder_stt::file::{self, FileError, Report};
 use recorder_stt::vad::Gate;
 
-use crate::clock::now_ms;
-use crate::engine::{EngineUser, JobRunning};
+use crate::base::clock::now_ms;
+use crate::models::engine::{EngineUser, JobRunning};
 use crate::models::engine_setup;
 use crate::state::AppState;
 
@@ -40,7 +40,7 @@ pub fn run(
         Ok(end) => end,
         // Shutting down: the job stays queued and resumes at the next start.
         Err(FileError::Stopped) => {
-            return state.store.cancel_attempt(job).map_err(|e| e.to_string());
+            return state.core.store.cancel_attempt(job).map_err(|e| e.to_string());
         }
         Err(error) => TranscriptionEnd {
             error: Some(format!("transcription failed: {error}")),
@@ -51,11 +51,15 @@ pub fn run(
 }
 
 fn finish(state: &AppState, job: &JobRecord, end: TranscriptionEnd) -> Result<(), String> {
-    let last = state.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
+    let last =
+        state.core.store.finish_transcription(job, end, now_ms()).map_err(|e| e.to_string())?;
     if last {
-        state.events.emit(Event::meeting_status(job.meeting_id.clone(), "summarising"));
+        state
+            .core
+            .events
+            .emit(Event::meeting_status(job.meeting_id.clone(), MeetingStatus::Summarising));
     }
-    state.pipeline.wake();
+    state.work.pipeline.wake();
     Ok(())
 }
 
@@ -65,23 +69,28 @@ fn transcribe(
     source: &Path,
     channel: Channel,
 ) -> Result<TranscriptionEnd, FileError> {
-    state.engine.preload(&engine_setup(state)?)?;
-    let _running = JobRunning::new(&state.engine);
+    state.models.engine.preload(&engine_setup(&state.core, &state.config)?)?;
+    let _running = JobRunning::new(&state.models.engine);
     let call = file_call(&state.effective_settings());
-    let mut engine = EngineUser { engine: &state.engine, setup: engine_setup(state)?, call };
+    let mut engine = EngineUser {
+        engine: &state.models.engine,
+        setup: engine_setup(&state.core, &state.config)?,
+        call,
+    };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
+        .core
         .store
         .discard_segments_after(&job.meeting_id, channel, job.resume_ms)
         .map_err(store_error)?;
-    let ffmpeg = state.environment.find_program("ffmpeg");
+    let ffmpeg = state.core.environment.find_program("ffmpeg");
     let mut stream = recorder_stt::audio::open(source, ffmpeg.as_deref())?;
     let known_duration = stream.duration_ms();
     let user_name = state.effective_settings().general.user_name;
     let mut end =
         TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
     let mut save_error = None;
-    let gate = Gate::best(state.vad.get().as_ref());
+    let gate = Gate::best(state.models.vad.get().as_ref());
     file::transcribe(stream.as_mut(), &mut engine, gate, job.resume_ms, |report| {
         end.language = end.language.take().or(report.language.clone());
         // The chunker pads the last frame; a header's length is exact.
@@ -93,7 +102,7 @@ fn transcribe(
             save_error = Some(error);
             return ControlFlow::Break(());
         }
-        if state.shutdown.is_cancelled() {
+        if state.core.shutdown.is_cancelled() {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -129,7 +138,7 @@ fn save(
         })
         .collect();
     let job = progress.job;
-    state.store.save_transcription_progress(
+    state.core.store.save_transcription_progress(
         job,
         &segments,
         report.settled_ms,
@@ -137,9 +146,13 @@ fn save(
     )?;
     let speaker = progress.channel.speaker(progress.user_name);
     for segment in &segments {
-        state.events.emit(crate::events::segment_new(&job.meeting_id, &speaker, segment));
+        state.core.events.emit(crate::base::events::segment_new(
+            &job.meeting_id,
+            &speaker,
+            segment,
+        ));
     }
-    state.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
+    state.core.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
         meeting_id: job.meeting_id.clone(),
         position_ms: report.position_ms,
         duration_ms: progress.known_duration,

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use recorder_api_types::{ChannelState, Event, RecordingChannel, RecordingLevels};
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId};
 
 /// How often levels are reported.
 pub const LEVELS_EVERY: Duration = Duration::from_millis(250);
@@ -33,7 +33,7 @@ const CHANNELS: [Channel; 2] = [Channel::Mic, Channel::Sys];
 
 /// Follows both channels' loudness over recorded time.
 pub struct ChannelWatch {
-    meeting_id: String,
+    meeting_id: MeetingId,
     /// Recorded ms since each channel last had sound.
     quiet_ms: [i64; 2],
     state: [ChannelState; 2],
@@ -41,7 +41,7 @@ pub struct ChannelWatch {
 }
 
 impl ChannelWatch {
-    pub fn new(meeting_id: String) -> Self {
+    pub fn new(meeting_id: MeetingId) -> Self {
         ChannelWatch {
             meeting_id,
             quiet_ms: [0; 2],
@@ -99,7 +99,7 @@ impl ChannelWatch {
         };
         Event::RecordingChannel(RecordingChannel {
             meeting_id: self.meeting_id.clone(),
-            channel: channel.as_str().to_owned(),
+            channel,
             state: self.state[index],
             message: Some(format!(
                 "{lost_ms} ms of {side} was lost: the computer was too busy to keep up"
@@ -121,7 +121,7 @@ impl ChannelWatch {
         let message = message.or_else(|| silent_message(CHANNELS[index], next));
         Some(Event::RecordingChannel(RecordingChannel {
             meeting_id: self.meeting_id.clone(),
-            channel: CHANNELS[index].as_str().to_owned(),
+            channel: CHANNELS[index],
             state: next,
             message,
         }))
@@ -141,11 +141,11 @@ mod tests {
 
     const LOUD: f32 = 0.3;
 
-    fn states(events: &[Event]) -> Vec<(String, ChannelState)> {
+    fn states(events: &[Event]) -> Vec<(Channel, ChannelState)> {
         events
             .iter()
             .filter_map(|event| match event {
-                Event::RecordingChannel(c) => Some((c.channel.clone(), c.state)),
+                Event::RecordingChannel(c) => Some((c.channel, c.state)),
                 _ => None,
             })
             .collect()
@@ -170,11 +170,11 @@ mod tests {
         }
         assert!(changes.is_empty(), "29.75 s is not yet 30 s: {changes:?}");
         let at_30 = watch.observe(250, [LOUD, 0.0]);
-        assert_eq!(states(&at_30), [("sys".to_string(), ChannelState::Silent)]);
+        assert_eq!(states(&at_30), [(Channel::Sys, ChannelState::Silent)]);
         let Some(Event::RecordingChannel(change)) = at_30.last() else { panic!("{at_30:?}") };
         assert!(change.message.as_deref().is_some_and(|m| m.contains("other side")));
         assert!(states(&watch.observe(250, [LOUD, 0.0])).is_empty(), "reported once");
-        assert_eq!(states(&watch.observe(250, [LOUD, LOUD])), [("sys".into(), ChannelState::Ok)]);
+        assert_eq!(states(&watch.observe(250, [LOUD, LOUD])), [(Channel::Sys, ChannelState::Ok)]);
     }
 
     #[test]

@@ -8,13 +8,13 @@
 //! falls behind, what waits is read back from the journal.
 //! Every line's wait is logged in parts (`live line`, debug level).
 
-use recorder_api_types::Event;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use recorder_api_types::Event;
 use recorder_capture::chain::Utterance;
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId, MeetingStatus};
 use recorder_store::{ChannelRest, NewSegment};
 use recorder_stt::engine::CallOptions;
 use recorder_stt::file::transcribe_chunk;
@@ -23,10 +23,9 @@ use recorder_stt::hallucination;
 use super::backlog::{Backlog, Turn};
 use super::echo::EchoFilter;
 use super::partial::PartialLines;
-use crate::clock::now_ms;
-use crate::engine::{configured_threads, EngineUser};
-use crate::models::engine_setup;
-use crate::state::AppState;
+use crate::base::clock::now_ms;
+use crate::models::engine::{configured_threads, EngineUser};
+use crate::recording::context::RecordingContext;
 
 /// How far each channel was transcribed live: after a failure the rest is
 /// left to the job queue.
@@ -53,8 +52,8 @@ impl Covered {
 }
 
 pub struct LiveTranscriber {
-    state: AppState,
-    meeting_id: String,
+    context: RecordingContext,
+    meeting_id: MeetingId,
     partials: Arc<PartialLines>,
     backlog: Backlog,
     echo: EchoFilter,
@@ -66,11 +65,15 @@ pub struct LiveTranscriber {
 }
 
 impl LiveTranscriber {
-    pub fn new(state: AppState, meeting_id: String, partials: Arc<PartialLines>) -> Self {
-        let journal = |channel| state.data_dir.audio_file(&meeting_id, channel);
+    pub fn new(
+        context: RecordingContext,
+        meeting_id: MeetingId,
+        partials: Arc<PartialLines>,
+    ) -> Self {
+        let journal = |channel| context.data_dir().audio_file(&meeting_id, channel);
         let backlog = Backlog::new(journal(Channel::Mic), journal(Channel::Sys));
         LiveTranscriber {
-            state,
+            context,
             meeting_id,
             partials,
             backlog,
@@ -86,16 +89,17 @@ impl LiveTranscriber {
     /// has ended (the sender is dropped) and hands the meeting to notes; after
     /// an engine failure the untranscribed rest goes to the job queue instead.
     pub fn run(mut self, utterances: Receiver<Utterance>) {
-        let loaded = engine_setup(&self.state).and_then(|setup| self.state.engine.preload(&setup));
+        let loaded =
+            self.context.engine_setup().and_then(|setup| self.context.engine().preload(&setup));
         if let Err(error) = loaded {
             self.fail(&error.to_string());
         }
         let worker = {
-            let (state, meeting_id) = (self.state.clone(), self.meeting_id.clone());
+            let (context, meeting_id) = (self.context.clone(), self.meeting_id.clone());
             let partials = self.partials.clone();
             std::thread::Builder::new()
                 .name("live-partial".into())
-                .spawn(move || super::partial::run_worker(state, meeting_id, partials))
+                .spawn(move || super::partial::run_worker(context, meeting_id, partials))
         };
         let mut open = true;
         let mut idle = true;
@@ -103,7 +107,7 @@ impl LiveTranscriber {
             if open {
                 open = self.receive(&utterances, idle);
             }
-            if self.state.shutdown.is_cancelled() && !self.failed {
+            if self.context.shutdown().is_cancelled() && !self.failed {
                 // The service is ending: what is left is transcribed from the
                 // files by the job queue at the next start.
                 tracing::info!(meeting_id = %self.meeting_id, "shutting down: the rest of the live transcript is queued");
@@ -166,7 +170,7 @@ impl LiveTranscriber {
     }
 
     fn hand_over(&self) {
-        let state = &self.state;
+        let context = &self.context;
         if self.failed {
             let rest: Vec<ChannelRest> = [Channel::Mic, Channel::Sys]
                 .into_iter()
@@ -176,29 +180,32 @@ impl LiveTranscriber {
                     from_ms: self.covered.get(channel),
                 })
                 .collect();
-            if let Err(error) = state.store.queue_rest(&self.meeting_id, &rest, now_ms()) {
+            if let Err(error) = context.store().queue_rest(&self.meeting_id, &rest, now_ms()) {
                 tracing::error!(%error, meeting_id = %self.meeting_id, "cannot queue the rest of a recording");
-                state.recorder.strand_rest();
+                context.recorder().strand_rest();
             }
-            state.pipeline.wake();
+            context.wake_pipeline();
             return;
         }
         let language = self.language.as_deref();
-        match state.store.finish_live_transcription(&self.meeting_id, language, now_ms()) {
+        match context.store().finish_live_transcription(&self.meeting_id, language, now_ms()) {
             Ok(true) => {
-                state.events.emit(Event::meeting_status(self.meeting_id.clone(), "summarising"));
-                state.pipeline.wake();
+                context.events().emit(Event::meeting_status(
+                    self.meeting_id.clone(),
+                    MeetingStatus::Summarising,
+                ));
+                context.wake_pipeline();
             }
-            Ok(false) => state.pipeline.wake(),
+            Ok(false) => context.wake_pipeline(),
             Err(error) => {
-                state.recorder.strand_rest();
+                context.recorder().strand_rest();
                 tracing::error!(%error, meeting_id = %self.meeting_id, "cannot finish a live transcript")
             }
         }
     }
 
     fn audio_path(&self, channel: Channel) -> String {
-        self.state.data_dir.audio_file(&self.meeting_id, channel).to_string_lossy().into_owned()
+        self.context.data_dir().audio_file(&self.meeting_id, channel).to_string_lossy().into_owned()
     }
 
     fn transcribe(&mut self, utterance: Utterance) {
@@ -211,14 +218,14 @@ impl LiveTranscriber {
             self.partials.finished(utterance.channel, utterance.end_ms(), || {});
             return;
         }
-        let settings = self.state.effective_settings();
-        let threads = Some(self.state.engine.live_threads(configured_threads(&settings)));
+        let settings = self.context.effective_settings();
+        let threads = Some(self.context.engine().live_threads(configured_threads(&settings)));
         let call = CallOptions { fit_window: true, threads, ..Default::default() };
-        let setup = match engine_setup(&self.state) {
+        let setup = match self.context.engine_setup() {
             Ok(setup) => setup,
             Err(error) => return self.fail(&error.to_string()),
         };
-        let mut engine = EngineUser { engine: &self.state.engine, setup, call };
+        let mut engine = EngineUser { engine: self.context.engine(), setup, call };
         let began = Instant::now();
         let result = match transcribe_chunk(&mut engine, &utterance.samples) {
             Ok(result) => result,
@@ -249,7 +256,7 @@ impl LiveTranscriber {
                 speaker: None,
             });
         }
-        if let Err(error) = self.state.store.insert_segments(&self.meeting_id, &segments) {
+        if let Err(error) = self.context.store().insert_segments(&self.meeting_id, &segments) {
             return self.fail(&format!("saving the transcript failed: {error}"));
         }
         self.covered.set(utterance.channel, utterance.end_ms());
@@ -258,10 +265,14 @@ impl LiveTranscriber {
     }
 
     fn publish(&self, segments: &[NewSegment]) {
-        let user_name = self.state.effective_settings().general.user_name;
+        let user_name = self.context.effective_settings().general.user_name;
         for segment in segments {
             let speaker = segment.channel.speaker(&user_name);
-            self.state.events.emit(crate::events::segment_new(&self.meeting_id, &speaker, segment));
+            self.context.events().emit(crate::base::events::segment_new(
+                &self.meeting_id,
+                &speaker,
+                segment,
+            ));
         }
     }
 
@@ -271,7 +282,7 @@ impl LiveTranscriber {
         }
         self.failed = true;
         tracing::error!(meeting_id = %self.meeting_id, error, "live transcription stopped");
-        self.state.events.emit(Event::error(
+        self.context.events().emit(Event::error(
             format!(
                 "live transcription stopped ({error}); the audio is kept and transcribed from the file"
             ),

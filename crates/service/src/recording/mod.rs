@@ -6,6 +6,7 @@
 //! untranscribed rest of each channel queued as a job, `recording.stopped`.
 
 mod backlog;
+pub mod context;
 mod echo;
 mod levels;
 mod live;
@@ -17,7 +18,8 @@ mod session;
 
 use recorder_store::MeetingRecord;
 
-use crate::error::ApiError;
+use crate::base::error::ApiError;
+use crate::recording::context::RecordingContext;
 use crate::state::AppState;
 
 pub use recorder::{already_recording, not_recording, Control, Current, Recorder};
@@ -26,15 +28,15 @@ pub use session::StartSpec;
 /// Starts a recording: 409 while one is going on, 503 without a model
 /// or when a capture device cannot be opened.
 pub async fn start(state: &AppState, spec: StartSpec) -> Result<MeetingRecord, ApiError> {
-    let recorder = &state.recorder;
+    let recorder = &state.work.recorder;
     let _gate = recorder.gate().await;
     if recorder.current().is_some() {
         return Err(already_recording());
     }
-    crate::models::active_model(state)?;
+    crate::models::active_model(&state.core, &state.config)?;
     let source = recorder.source();
     tracing::info!(backend = source.name(), "starting a recording");
-    let started = session::start(state.clone(), source, spec).await?;
+    let started = session::start(RecordingContext::of(state), source, spec).await?;
     recorder.set_current(Some(started.current));
     Ok(started.meeting)
 }
@@ -44,7 +46,7 @@ pub async fn start(state: &AppState, spec: StartSpec) -> Result<MeetingRecord, A
 /// works; holds the start/stop gate meanwhile, so a new recording is not
 /// mistaken for one. Tried again later when the database still refuses.
 pub async fn finish_stranded(state: &AppState) {
-    let recorder = &state.recorder;
+    let recorder = &state.work.recorder;
     if !recorder.has_stranded() {
         return;
     }
@@ -67,7 +69,7 @@ pub async fn start_recording(
     source_app: String,
     title: Option<&str>,
 ) -> Result<MeetingRecord, ApiError> {
-    let title = title.map(|t| crate::extract::text("title", t, 500)).transpose()?;
+    let title = title.map(|t| crate::http::extract::text("title", t, 500)).transpose()?;
     let spec = StartSpec {
         title: title.unwrap_or_else(|| prompts::default_title(&source_app)),
         source_app,

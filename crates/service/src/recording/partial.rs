@@ -14,10 +14,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use recorder_api_types::{Event, LiveSegment};
-use recorder_domain::Channel;
+use recorder_domain::{Channel, MeetingId};
 use recorder_stt::hallucination;
 
-use crate::state::AppState;
+use crate::recording::context::RecordingContext;
 
 /// A channel's open utterance is decoded again this often.
 pub const EVERY: Duration = Duration::from_millis(1_000);
@@ -114,20 +114,25 @@ impl PartialLines {
     }
 
     /// Publishes a partial unless a final line of its channel came since.
-    fn publish(&self, event_of: impl FnOnce() -> Event, state: &AppState, request: &Request) {
+    fn publish(
+        &self,
+        event_of: impl FnOnce() -> Event,
+        context: &RecordingContext,
+        request: &Request,
+    ) {
         let slot = self.lock();
         if request.start_ms < slot.finished_until[index(request.channel)] {
             return;
         }
-        state.events.emit(event_of());
+        context.events().emit(event_of());
     }
 }
 
 /// Decodes requests until the recording's live transcription ends.
-pub fn run_worker(state: AppState, meeting_id: String, lines: Arc<PartialLines>) {
+pub fn run_worker(context: RecordingContext, meeting_id: MeetingId, lines: Arc<PartialLines>) {
     while let Some(request) = lines.next() {
         let began = Instant::now();
-        let Some(result) = state.engine.transcribe_partial(&request.samples) else { continue };
+        let Some(result) = context.engine().transcribe_partial(&request.samples) else { continue };
         let segments = match result {
             Ok(result) => hallucination::clean(result.segments, None),
             Err(error) => {
@@ -141,18 +146,18 @@ pub fn run_worker(state: AppState, meeting_id: String, lines: Arc<PartialLines>)
         let start_ms = request.start_ms + first.start_ms.clamp(0, length_ms);
         let end_ms =
             request.start_ms + last.end_ms.clamp(first.start_ms.clamp(0, length_ms), length_ms);
-        let speaker = request.channel.speaker(&state.effective_settings().general.user_name);
+        let speaker = request.channel.speaker(&context.effective_settings().general.user_name);
         let event = || {
             Event::SegmentPartial(LiveSegment {
                 meeting_id: meeting_id.clone(),
                 speaker,
-                channel: request.channel.as_str().to_owned(),
+                channel: request.channel,
                 start_ms,
                 end_ms,
                 text: text.join(" "),
             })
         };
-        lines.publish(event, &state, &request);
+        lines.publish(event, &context, &request);
         tracing::debug!(
             channel = request.channel.as_str(),
             start_ms = request.start_ms,

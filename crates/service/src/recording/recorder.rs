@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use recorder_capture::AudioSource;
+use recorder_domain::MeetingId;
 use recorder_store::RecordingEnd;
 use tokio::sync::watch;
 
-use crate::error::ApiError;
+use crate::base::error::ApiError;
 
 /// Shared between the API and a running session.
 #[derive(Default)]
@@ -36,7 +37,7 @@ impl Control {
 /// The recording in progress.
 #[derive(Clone)]
 pub struct Current {
-    pub meeting_id: String,
+    pub meeting_id: MeetingId,
     pub control: Arc<Control>,
     /// Becomes true once the session has concluded.
     pub(super) concluded: watch::Receiver<bool>,
@@ -58,7 +59,7 @@ pub struct Recorder {
 
 #[derive(Default)]
 struct Stranded {
-    ends: HashMap<String, RecordingEnd>,
+    ends: HashMap<MeetingId, RecordingEnd>,
     rest: bool,
 }
 
@@ -87,8 +88,8 @@ impl Recorder {
     }
 
     /// Remembers a recording whose end could not be saved.
-    pub fn strand(&self, meeting_id: &str, end: RecordingEnd) {
-        self.stranded().ends.insert(meeting_id.to_owned(), end);
+    pub fn strand(&self, meeting_id: &MeetingId, end: RecordingEnd) {
+        self.stranded().ends.insert(meeting_id.clone(), end);
     }
 
     /// Remembers that a live transcriber could not queue what it left.
@@ -97,7 +98,7 @@ impl Recorder {
     }
 
     /// The end a stranded recording was given when it stopped.
-    pub fn stranded_end(&self, meeting_id: &str) -> Option<RecordingEnd> {
+    pub fn stranded_end(&self, meeting_id: &MeetingId) -> Option<RecordingEnd> {
         self.stranded().ends.get(meeting_id).cloned()
     }
 
@@ -156,27 +157,27 @@ impl Recorder {
     }
 
     /// Stops the recording and waits until it is handed to the job queue.
-    pub async fn stop(&self) -> Result<String, ApiError> {
+    pub async fn stop(&self) -> Result<MeetingId, ApiError> {
         let _gate = self.gate.lock().await;
         let current = self.current().ok_or_else(not_recording)?;
         current.control.stop.store(true, Ordering::Relaxed);
         let mut concluded = current.concluded.clone();
         // An error only means the session is gone, which is what we wait for.
         let _ = concluded.wait_for(|done| *done).await;
-        Ok(current.meeting_id)
+        Ok(current.meeting_id.clone())
     }
 
     /// Pauses or resumes; returns the meeting and whether this changed anything.
-    pub fn pause(&self, paused: bool) -> Result<(String, bool), ApiError> {
+    pub fn pause(&self, paused: bool) -> Result<(MeetingId, bool), ApiError> {
         let current = self.current().ok_or_else(not_recording)?;
         let before = current.control.paused.swap(paused, Ordering::Relaxed);
-        Ok((current.meeting_id, before != paused))
+        Ok((current.meeting_id.clone(), before != paused))
     }
 
     /// Called by the session thread once the meeting is handed over.
-    pub(super) fn concluded(&self, meeting_id: &str) {
+    pub(super) fn concluded(&self, meeting_id: &MeetingId) {
         let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
-        if current.as_ref().is_some_and(|c| c.meeting_id == meeting_id) {
+        if current.as_ref().is_some_and(|c| c.meeting_id == *meeting_id) {
             *current = None;
         }
     }

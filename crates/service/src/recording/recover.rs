@@ -12,13 +12,14 @@ use recorder_domain::{Channel, MeetingStatus};
 use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
 
 use super::session::hand_over;
-use crate::clock::now_ms;
+use crate::base::clock::now_ms;
+use crate::recording::context::RecordingContext;
 use crate::state::AppState;
 
 /// Concludes every interrupted meeting; false when one could not be (the
 /// database refused, say on a full disk), to be tried again.
 pub fn recover_interrupted(state: &AppState) -> bool {
-    let meetings = match state.store.interrupted_meetings() {
+    let meetings = match state.core.store.interrupted_meetings() {
         Ok(meetings) => meetings,
         Err(error) => {
             tracing::error!(%error, "cannot look for interrupted recordings");
@@ -29,9 +30,11 @@ pub fn recover_interrupted(state: &AppState) -> bool {
     for meeting in meetings {
         let (rest, samples) = repaired_channels(state, &meeting);
         if meeting.status == MeetingStatus::Recording {
-            let ended = match state.recorder.stranded_end(&meeting.id) {
+            let ended = match state.work.recorder.stranded_end(&meeting.id) {
                 // Stopped while running, its end not saved then: that end.
-                Some(end) => hand_over(state, &meeting.id, &end, end.error.as_deref()),
+                Some(end) => {
+                    hand_over(&RecordingContext::of(state), &meeting.id, &end, end.error.as_deref())
+                }
                 None => end_cut_off_recording(state, &meeting, samples),
             };
             if !ended {
@@ -39,7 +42,7 @@ pub fn recover_interrupted(state: &AppState) -> bool {
                 continue;
             }
         }
-        match state.store.queue_rest(&meeting.id, &rest, now_ms()) {
+        match state.core.store.queue_rest(&meeting.id, &rest, now_ms()) {
             Ok(()) => {
                 tracing::info!(meeting_id = %meeting.id, "queued the untranscribed rest of a recording")
             }
@@ -49,7 +52,7 @@ pub fn recover_interrupted(state: &AppState) -> bool {
             }
         }
     }
-    state.pipeline.wake();
+    state.work.pipeline.wake();
     all
 }
 
@@ -59,7 +62,7 @@ fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelR
     let mut rest = Vec::new();
     let mut longest = 0u64;
     for channel in [Channel::Mic, Channel::Sys] {
-        let path = state.data_dir.audio_file(&meeting.id, channel);
+        let path = state.core.data_dir.audio_file(&meeting.id, channel);
         if !path.exists() {
             continue;
         }
@@ -70,7 +73,7 @@ fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelR
                 continue;
             }
         }
-        let from_ms = state.store.transcript_end_ms(&meeting.id, channel).unwrap_or(0);
+        let from_ms = state.core.store.transcript_end_ms(&meeting.id, channel).unwrap_or(0);
         rest.push(ChannelRest {
             channel,
             audio_path: path.to_string_lossy().into_owned(),
@@ -92,5 +95,5 @@ fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64
         duration_ms,
         error: Some(message.clone()),
     };
-    hand_over(state, &meeting.id, &end, Some(&message))
+    hand_over(&RecordingContext::of(state), &meeting.id, &end, Some(&message))
 }

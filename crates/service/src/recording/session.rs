@@ -1,18 +1,17 @@
 //! A recording session: opened by the API, then run on its own thread until
 //! stopped or cut short, and concluded the same way in every case.
 
-use recorder_api_types::{Event, RecordingStarted, RecordingStopped};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use recorder_api_types::{Event, RecordingStarted, RecordingStopped};
 use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
-use recorder_capture::echo;
 use recorder_capture::journal::{Journal, JournalError};
-use recorder_capture::{AudioSource, Capture, Notice};
-use recorder_domain::Channel;
+use recorder_capture::{echo, AudioSource, Capture, Notice};
+use recorder_domain::{Channel, MeetingId};
 use recorder_store::{MeetingRecord, RecordingEnd};
 use recorder_stt::vad::Gate;
 use tokio::sync::watch;
@@ -21,9 +20,9 @@ use super::levels::ChannelWatch;
 use super::live::LiveTranscriber;
 use super::partial::{self, PartialLines, Request};
 use super::{Control, Current};
-use crate::clock::now_ms;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::base::clock::now_ms;
+use crate::base::error::ApiError;
+use crate::recording::context::RecordingContext;
 
 const TICK: Duration = Duration::from_millis(20);
 
@@ -42,20 +41,20 @@ pub struct Started {
 
 /// Opens the files and devices, creates the meeting and starts the threads.
 pub async fn start(
-    state: AppState,
+    context: RecordingContext,
     source: Arc<dyn AudioSource>,
     spec: StartSpec,
 ) -> Result<Started, ApiError> {
     let meeting =
         MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
-    let folder = state.data_dir.meeting(&meeting.id);
-    let opening = (state.clone(), meeting.clone(), folder);
+    let folder = context.data_dir().meeting(&meeting.id);
+    let opening = (context.clone(), meeting.clone(), folder);
     let opened =
         tokio::task::spawn_blocking(move || open(&opening.0, &source, &opening.1, &opening.2))
             .await
             .map_err(|error| ApiError::internal("starting the recording", error))?;
     let (capture, mic, sys) = opened?;
-    state.events.emit(Event::RecordingStarted(RecordingStarted {
+    context.events().emit(Event::RecordingStarted(RecordingStarted {
         meeting_id: meeting.id.clone(),
         source_app: meeting.source_app.clone(),
         title: meeting.title.clone(),
@@ -66,7 +65,7 @@ pub async fn start(
     let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
     let partials = Arc::new(PartialLines::default());
     let parts = Parts {
-        state: state.clone(),
+        context: context.clone(),
         meeting: meeting.clone(),
         control,
         capture,
@@ -85,7 +84,7 @@ pub async fn start(
 /// Files first (audio reaches disk before anything reads it), then devices,
 /// then the meeting row. A failure undoes what was done.
 fn open(
-    state: &AppState,
+    context: &RecordingContext,
     source: &Arc<dyn AudioSource>,
     meeting: &MeetingRecord,
     folder: &Path,
@@ -97,7 +96,7 @@ fn open(
     std::fs::create_dir_all(folder)
         .map_err(|e| ApiError::internal("creating the meeting's audio folder", e))?;
     let journal = |channel: Channel| {
-        Journal::create(&state.data_dir.audio_file(&meeting.id, channel))
+        Journal::create(&context.data_dir().audio_file(&meeting.id, channel))
             .map_err(|e| undo(ApiError::internal("creating the audio file", e)))
     };
     let (mic_journal, sys_journal) = (journal(Channel::Mic)?, journal(Channel::Sys)?);
@@ -107,12 +106,12 @@ fn open(
             format!("cannot record: {error}"),
         ))
     })?;
-    state
-        .store
+    context
+        .store()
         .insert_meeting(meeting, now_ms())
         .map_err(|e| undo(ApiError::internal("saving the meeting", e)))?;
     let Capture { mic, sys, notices, guard } = capture;
-    let vad = state.vad.get();
+    let vad = context.vad().get();
     let mic = ChannelChain::new(Channel::Mic, mic, mic_journal, Gate::best(vad.as_ref()));
     let sys = ChannelChain::new(Channel::Sys, sys, sys_journal, Gate::best(vad.as_ref()));
     Ok((Devices { notices, _guard: guard }, mic, sys))
@@ -125,7 +124,7 @@ struct Devices {
 }
 
 struct Parts {
-    state: AppState,
+    context: RecordingContext,
     meeting: MeetingRecord,
     control: Arc<Control>,
     capture: Devices,
@@ -147,11 +146,11 @@ impl Parts {
     fn start_live(&self) -> Sender<Utterance> {
         let (utterances, receiver) = mpsc::channel();
         let transcriber = LiveTranscriber::new(
-            self.state.clone(),
+            self.context.clone(),
             self.meeting.id.clone(),
             self.partials.clone(),
         );
-        let turn = self.state.recorder.live_turn();
+        let turn = self.context.recorder().live_turn();
         let started = std::thread::Builder::new().name("live-transcript".into()).spawn(move || {
             let _turn = turn;
             transcriber.run(receiver)
@@ -185,7 +184,7 @@ impl Parts {
                 self.report_overruns(&watch);
                 let peaks = [self.mic.take_peak(), self.sys.take_peak()];
                 for event in watch.observe(recorded - reported_ms, peaks) {
-                    self.state.events.emit(event);
+                    self.context.events().emit(event);
                 }
                 reported_ms = recorded;
             }
@@ -239,7 +238,7 @@ impl Parts {
                     lost_ms,
                     "capture ring overrun: audio lost"
                 );
-                self.state.events.emit(watch.overrun(channel, lost_ms));
+                self.context.events().emit(watch.overrun(channel, lost_ms));
             }
         }
     }
@@ -256,7 +255,7 @@ impl Parts {
                 }
                 Notice::Failed { channel, message } => {
                     if let Some(event) = watch.failed(channel, message.clone()) {
-                        self.state.events.emit(event);
+                        self.context.events().emit(event);
                     }
                     return Some(format!(
                         "the {} stream stopped: {message}",
@@ -272,7 +271,7 @@ impl Parts {
     /// moves the meeting to `transcribing`, then lets the transcriber finish
     /// its queue.
     fn conclude(self, live: Sender<Utterance>, mut error: Option<String>) {
-        let Parts { state, meeting, control, capture, mic, sys, done, .. } = self;
+        let Parts { context, meeting, control, capture, mic, sys, done, .. } = self;
         drop(capture); // devices stop; what they captured is still in the rings
         let paused = control.paused();
         let mut tail = Vec::new();
@@ -297,15 +296,15 @@ impl Parts {
             duration_ms: (longest / 16) as i64,
             error: message.clone(),
         };
-        if !hand_over(&state, &meeting.id, &end, message.as_deref()) {
+        if !hand_over(&context, &meeting.id, &end, message.as_deref()) {
             // Finished by `Recorder::finish_stranded` once the database takes it.
-            state.recorder.strand(&meeting.id, end);
+            context.recorder().strand(&meeting.id, end);
         }
         // Only now may the live transcriber finish its queue: were it to finish
         // first, the meeting would reach `summarising` before `transcribing` and
         // `recording.stopped` would come after `meeting.updated`.
         drop(live);
-        state.recorder.concluded(&meeting.id);
+        context.recorder().concluded(&meeting.id);
         let _ = done.send(true);
     }
 }
@@ -346,25 +345,25 @@ fn send_remote_first(live: &Sender<Utterance>, utterances: &mut Vec<Utterance>) 
 /// crash recovery. False when the database refused (a full disk, say): the
 /// person is told, and the caller leaves it to be finished later.
 pub fn hand_over(
-    state: &AppState,
-    meeting_id: &str,
+    context: &RecordingContext,
+    meeting_id: &MeetingId,
     end: &RecordingEnd,
     error: Option<&str>,
 ) -> bool {
-    match state.store.end_recording(meeting_id, end, now_ms()) {
+    match context.store().end_recording(meeting_id, end, now_ms()) {
         Ok(meeting) => {
             if let Some(message) = error {
-                state.events.emit(Event::error(message, Some(meeting_id.to_owned())));
+                context.events().emit(Event::error(message, Some(meeting_id.to_owned())));
             }
-            state.events.emit(Event::RecordingStopped(RecordingStopped {
+            context.events().emit(Event::RecordingStopped(RecordingStopped {
                 meeting_id: meeting_id.to_owned(),
-                status: meeting.status.as_str().to_owned(),
+                status: meeting.status,
             }));
             true
         }
         Err(failure) => {
-            tracing::error!(meeting_id, error = %failure, "could not end the recording in the database");
-            let message = if crate::error::is_storage_full(&failure.to_string()) {
+            tracing::error!(%meeting_id, error = %failure, "could not end the recording in the database");
+            let message = if crate::base::error::is_storage_full(&failure.to_string()) {
                 "The disk is full: the recording stopped, and its end could not be saved yet. \
                  The audio captured until then is kept; the meeting is finished as soon as \
                  there is space again."
@@ -372,7 +371,7 @@ pub fn hand_over(
             } else {
                 format!("could not save the end of the recording ({failure}); it is tried again")
             };
-            state.events.emit(Event::error(message, Some(meeting_id.to_owned())));
+            context.events().emit(Event::error(message, Some(meeting_id.to_owned())));
             false
         }
     }

@@ -1,0 +1,36 @@
+//! `/v1/health`: the service's version, the recording state and the search
+//! index build.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use recorder_domain::MeetingId;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    pub ok: bool,
+    pub version: String,
+    pub recording: RecordingState,
+    /// Present while meetings saved before this version are being added to
+    /// the search index in the background (search works meanwhile, slower).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_index: Option<SearchIndexBuild>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SearchIndexBuild {
+    /// Meetings still to be indexed.
+    pub remaining: i64,
+    /// Meetings in all.
+    pub meetings: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RecordingState {
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeting_id: Option<MeetingId>,
+    /// While recording: whether it is paused (an extension of the spec).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<bool>,
+}

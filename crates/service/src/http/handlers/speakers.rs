@@ -1,0 +1,183 @@
+//! The other side's speakers of a meeting (`/v1/meetings/:id/speakers`, and
+//! the app's copy under `/ui`), and the remembered voices (`/ui/voices`, the
+//! person's only: a voice print is theirs to see and forget, not an agent's).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use recorder_api_types::{
+    ErrorBody, ErrorCode, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList,
+};
+use recorder_domain::{MeetingId, MeetingStatus, VoiceId};
+use recorder_store::{label_of, SpeakerRecord, Store};
+
+use crate::base::clock::now_ms;
+use crate::base::error::{ApiError, ApiResult};
+use crate::http::extract::{text, ApiJson};
+use crate::http::handlers::meetings::meeting_id;
+use crate::state::AppState;
+
+/// The longest speaker name.
+const NAME_MAX: usize = 80;
+
+/// The speakers of the other side, with names to offer.
+#[utoipa::path(get, path = "/v1/meetings/{id}/speakers", tag = "meetings",
+    params(("id" = String, Path, description = "Meeting id")),
+    responses(
+        (status = 200, body = SpeakerList),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn get_speakers(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<SpeakerList>> {
+    let id = meeting_id(&id)?;
+    let installed = state.models.speakers.installed();
+    state
+        .db(move |store| {
+            let records = store.speakers(&id).map_err(|e| ApiError::from_store("meeting", e))?;
+            speaker_list(store, &id, &records, installed)
+        })
+        .await
+        .map(Json)
+}
+
+/// Names speakers: `{"Speaker 1": "Dana"}`; `null` takes a name away.
+/// Transcripts, search, exports and action-item owners follow. A named voice
+/// is remembered (unless `transcription.remember_voices` is off).
+#[utoipa::path(patch, path = "/v1/meetings/{id}/speakers", tag = "meetings",
+    params(("id" = String, Path, description = "Meeting id")),
+    request_body = SpeakerNames,
+    responses(
+        (status = 200, body = SpeakerList),
+        (status = 400, body = ErrorBody, description = "An unknown speaker or an invalid name; the message names it"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "meeting_busy: the meeting is still being recorded or processed"),
+        (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
+    ),
+    security(("bearer" = [])))]
+pub async fn patch_speakers(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(names): ApiJson<SpeakerNames>,
+) -> ApiResult<Json<SpeakerList>> {
+    let id = meeting_id(&id)?;
+    let wanted = names
+        .0
+        .into_iter()
+        .map(|(key, name)| Ok((key, name.map(|n| text("name", &n, NAME_MAX)).transpose()?)))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let remember = state.effective_settings().transcription.remember_voices;
+    let installed = state.models.speakers.installed();
+    let meeting = id.clone();
+    let list = state
+        .db(move |store| {
+            let known = store.speakers(&meeting).map_err(|e| ApiError::from_store("meeting", e))?;
+            if known.is_empty() {
+                not_yet(store, &meeting)?;
+            }
+            let changes = resolve(&known, wanted)?;
+            let remember_at = remember.then(now_ms);
+            let after = store
+                .rename_speakers(&meeting, &changes, remember_at)
+                .map_err(|e| ApiError::from_store("speaker", e))?;
+            speaker_list(store, &meeting, &after, installed)
+        })
+        .await?;
+    state.core.events.emit(Event::meeting_changed(id));
+    Ok(Json(list))
+}
+
+/// A meeting still being recorded or processed has its speakers told apart
+/// later: 409 `meeting_busy`, as for other changes a busy meeting refuses.
+fn not_yet(store: &Store, meeting_id: &MeetingId) -> ApiResult<()> {
+    let status = store.meeting(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?.status;
+    if status == MeetingStatus::Ready {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::MeetingBusy,
+        format!(
+            "the meeting is {}; its speakers are told apart when it is finished",
+            status.as_str()
+        ),
+    ))
+}
+
+/// Each key (`Speaker N`, or a current label) as a speaker number.
+fn resolve(
+    known: &[SpeakerRecord],
+    wanted: Vec<(String, Option<String>)>,
+) -> ApiResult<Vec<(i64, Option<String>)>> {
+    if known.is_empty() && !wanted.is_empty() {
+        return Err(ApiError::invalid(
+            "this meeting's speakers are not told apart (yet): the other side is one speaker",
+        ));
+    }
+    wanted
+        .into_iter()
+        .map(|(key, name)| {
+            let key = key.trim();
+            let speaker = known
+                .iter()
+                .find(|s| label_of(s.number) == key)
+                .or_else(|| known.iter().find(|s| s.label() == key))
+                .ok_or_else(|| ApiError::invalid(format!("no speaker `{key}` in this meeting")))?;
+            Ok((speaker.number, name))
+        })
+        .collect()
+}
+
+/// The reply: `records` with names to offer from the meeting's attendees.
+fn speaker_list(
+    store: &Store,
+    meeting_id: &MeetingId,
+    records: &[SpeakerRecord],
+    installed: bool,
+) -> ApiResult<SpeakerList> {
+    let meeting = store.meeting(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
+    let speakers: Vec<Speaker> = records
+        .iter()
+        .map(|s| Speaker { key: label_of(s.number), label: s.label(), name: s.name.clone() })
+        .collect();
+    let suggestions = meeting
+        .attendees
+        .into_iter()
+        .filter(|a| !speakers.iter().any(|s| s.name.as_deref() == Some(a.as_str())))
+        .collect();
+    Ok(SpeakerList { speakers, suggestions, model_installed: installed })
+}
+
+/// `GET /ui/voices`: the remembered voices.
+pub async fn list_voices(State(state): State<AppState>) -> ApiResult<Json<VoiceList>> {
+    let remember = state.effective_settings().transcription.remember_voices;
+    let voices = state
+        .db(|store| store.voices().map_err(|e| ApiError::from_store("voice", e)))
+        .await?
+        .into_iter()
+        .map(|v| Voice {
+            id: v.id,
+            name: v.name,
+            meetings: v.meetings,
+            created_at: v.created_at,
+            updated_at: v.updated_at,
+        })
+        .collect();
+    Ok(Json(VoiceList { voices, remember, model_installed: state.models.speakers.installed() }))
+}
+
+/// `DELETE /ui/voices/:id`: forgets a voice (meetings keep their names).
+pub async fn delete_voice(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let id = VoiceId::parse(&id).ok_or_else(|| ApiError::not_found("voice"))?;
+    state
+        .db(move |store| store.delete_voice(&id).map_err(|e| ApiError::from_store("voice", e)))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,197 @@
+//! The transcription engine shared by file jobs and live recordings. It is
+//! given what it needs for each call (a [`Setup`]: the model file, threads,
+//! language, and the event bus to say a model is loading), not the service's
+//! state, so the recording side and the job pipeline both use it without
+//! knowing each other.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use recorder_api_types::{Event, ModelRef};
+use recorder_settings::Settings;
+use recorder_stt::engine::{
+    default_threads, CallOptions, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
+};
+
+use crate::base::events::EventBus;
+
+/// What a call needs besides the audio.
+pub struct Setup<'a> {
+    /// The model file, and its name for `models.loading`/`models.loaded`.
+    pub model_path: PathBuf,
+    pub model_name: String,
+    pub threads: usize,
+    /// `None` lets whisper detect it.
+    pub language: Option<String>,
+    /// Hears `models.loading` and `models.loaded`.
+    pub events: &'a EventBus,
+}
+
+impl<'a> Setup<'a> {
+    /// The setup `settings` ask for, with the model at `model_path`.
+    pub fn new(
+        model_path: PathBuf,
+        model_name: String,
+        settings: &Settings,
+        events: &'a EventBus,
+    ) -> Self {
+        let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
+        let threads = configured_threads(settings);
+        Setup { model_path, model_name, threads, language, events }
+    }
+}
+
+/// The one loaded engine, shared by file jobs and live recordings: each call
+/// holds it for one chunk, so a live call is never stuck behind a long
+/// import. The model is loaded when first needed and unloaded after a quiet
+/// period ([`SharedEngine::unload_if_idle`]). Partial lines of a live
+/// recording use a second working state on the same weights
+/// ([`SharedEngine::transcribe_partial`]), so they never hold up a final line.
+pub struct SharedEngine {
+    loaded: Mutex<Option<(EngineKey, WhisperEngine)>>,
+    partial: Mutex<Option<(EngineKey, WhisperEngine)>>,
+    last_used: Mutex<Instant>,
+    /// File jobs transcribing now: live lines take two threads only without.
+    jobs: AtomicUsize,
+}
+
+impl Default for SharedEngine {
+    fn default() -> Self {
+        SharedEngine {
+            loaded: Mutex::new(None),
+            partial: Mutex::new(None),
+            last_used: Mutex::new(Instant::now()),
+            jobs: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl SharedEngine {
+    /// Transcribes one chunk with the configured model, loading it if needed.
+    pub fn transcribe(
+        &self,
+        setup: &Setup<'_>,
+        samples: &[f32],
+        call: CallOptions,
+    ) -> Result<ChunkResult, SttError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        let engine = load_engine(setup, &mut loaded)?;
+        engine.set_call(call);
+        let result = engine.transcribe(samples);
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        result
+    }
+
+    /// A partial line: the open utterance on the second state, one thread,
+    /// the window fitted. `None` when the model is not loaded yet or is
+    /// being loaded (a partial never waits for that).
+    pub fn transcribe_partial(&self, samples: &[f32]) -> Option<Result<ChunkResult, SttError>> {
+        let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
+        {
+            let loaded = self.loaded.try_lock().ok()?;
+            let (key, engine) = loaded.as_ref()?;
+            if partial.as_ref().is_none_or(|(current, _)| current != key) {
+                *partial = Some((key.clone(), engine.sibling().ok()?));
+            }
+        }
+        let (_, engine) = partial.as_mut()?;
+        engine.set_call(CallOptions { fit_window: true, threads: Some(1), ..Default::default() });
+        Some(engine.transcribe(samples))
+    }
+
+    /// Threads for a live line: two (where there are two cores) while no
+    /// file job is transcribing, else the configured number.
+    pub fn live_threads(&self, configured: usize) -> usize {
+        if self.jobs.load(Ordering::Relaxed) > 0 {
+            return configured;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        configured.max(cores.min(2))
+    }
+
+    /// Loads the configured model now (at the start of a recording).
+    pub fn preload(&self, setup: &Setup<'_>) -> Result<(), SttError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        load_engine(setup, &mut loaded)?;
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        Ok(())
+    }
+
+    /// Frees the model when nothing used it for `quiet`. Returns whether it did.
+    pub fn unload_if_idle(&self, quiet: Duration) -> bool {
+        let idle = self.last_used.lock().unwrap_or_else(|p| p.into_inner()).elapsed() >= quiet;
+        // A busy engine is locked by its user: never wait for it here.
+        let Ok(mut loaded) = self.loaded.try_lock() else { return false };
+        let Ok(mut partial) = self.partial.try_lock() else { return false };
+        if idle && loaded.is_some() {
+            *loaded = None;
+            *partial = None;
+            return true;
+        }
+        false
+    }
+}
+
+/// Counts a file job as transcribing while it lives.
+pub struct JobRunning<'a>(&'a AtomicUsize);
+
+impl<'a> JobRunning<'a> {
+    pub fn new(engine: &'a SharedEngine) -> Self {
+        engine.jobs.fetch_add(1, Ordering::Relaxed);
+        JobRunning(&engine.jobs)
+    }
+}
+
+impl Drop for JobRunning<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The shared engine seen as a [`Transcriber`] by the file chain.
+pub struct EngineUser<'a> {
+    pub engine: &'a SharedEngine,
+    pub setup: Setup<'a>,
+    pub call: CallOptions,
+}
+
+impl Transcriber for EngineUser<'_> {
+    fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        self.engine.transcribe(&self.setup, samples, self.call)
+    }
+}
+
+#[derive(Clone, PartialEq)]
+struct EngineKey {
+    path: PathBuf,
+    threads: usize,
+    language: Option<String>,
+}
+
+/// Loads the configured model unless the same one is already loaded.
+fn load_engine<'a>(
+    setup: &Setup<'_>,
+    loaded: &'a mut Option<(EngineKey, WhisperEngine)>,
+) -> Result<&'a mut WhisperEngine, SttError> {
+    let (threads, language) = (setup.threads, setup.language.clone());
+    let key = EngineKey { path: setup.model_path.clone(), threads, language: language.clone() };
+    if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
+        *loaded = None;
+        let model = setup.model_name.clone();
+        setup.events.emit(Event::ModelsLoading(ModelRef { model: model.clone() }));
+        let engine = WhisperEngine::load(&setup.model_path, EngineOptions { threads, language })?;
+        setup.events.emit(Event::ModelsLoaded(ModelRef { model }));
+        *loaded = Some((key, engine));
+    }
+    match loaded.as_mut() {
+        Some((_, engine)) => Ok(engine),
+        None => Err(SttError::Engine("no engine is loaded".into())),
+    }
+}
+
+/// `transcription.threads`, else physical cores minus one.
+pub fn configured_threads(settings: &Settings) -> usize {
+    settings.transcription.threads.map_or_else(default_threads, |t| t as usize)
+}
