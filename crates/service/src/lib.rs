@@ -158,7 +158,7 @@ impl Service {
         tokio::task::spawn_blocking(move || leftovers::remove(&sweeper, started));
         let tasks = [
             tokio::spawn(tasks::refresh_policy(state.clone(), refresh)),
-            tokio::spawn(tasks::expire_prompts(state.clone())),
+            tokio::spawn(tasks::expire_prompts(state.core.clone())),
             tokio::spawn(pipeline::run(state.clone())),
             tokio::spawn(tasks::unload_idle_model(state.clone())),
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),

@@ -1,11 +1,12 @@
 //! Background components. Each runs until the shared shutdown token is cancelled.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use recorder_api_types::{Event, PromptAnswer};
 
 use crate::base::clock::now_ms;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Re-reads managed policy periodically (at launch it was read by `bind`); a new
 /// retention cap takes effect at once.
@@ -15,19 +16,19 @@ pub async fn refresh_policy(state: AppState, period: Duration) {
 }
 
 /// Expires unanswered record prompts after 60 s with `prompt.answered`.
-pub async fn expire_prompts(state: AppState) {
+pub async fn expire_prompts(core: Arc<Core>) {
     let mut ticker = tokio::time::interval(Duration::from_millis(500));
     loop {
         tokio::select! {
-            _ = state.core.shutdown.cancelled() => return,
+            _ = core.shutdown.cancelled() => return,
             _ = ticker.tick() => {}
         }
-        let store = state.core.store.clone();
+        let store = core.store.clone();
         let expired = tokio::task::spawn_blocking(move || store.expire_prompts(now_ms())).await;
         match expired {
             Ok(Ok(prompts)) => {
                 for prompt in prompts {
-                    state.core.events.emit(Event::PromptAnswered(PromptAnswer {
+                    core.events.emit(Event::PromptAnswered(PromptAnswer {
                         prompt_id: prompt.id,
                         accepted: false,
                         answer: "expired".into(),

@@ -15,7 +15,7 @@ use recorder_stt::catalogue::{self, CatalogueEntry, Quantization};
 use url::Url;
 
 use crate::base::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Why a download is made, as the Privacy Ledger shows it.
 pub const PURPOSE: &str = "model download";
@@ -40,7 +40,7 @@ pub fn start(
     if state.core.data_dir.models().join(entry.file_name).is_file() {
         return Ok((false, reply(InstallStatus::Installed)));
     }
-    let url = download_url(state, entry)?;
+    let url = download_url(&state.core, entry)?;
     if !state.models.downloads.try_begin(entry.file_name) {
         return Err(already_downloading(entry.file_name));
     }
@@ -78,8 +78,8 @@ fn lookup(name: &str, quantization: Option<&str>) -> Result<&'static CatalogueEn
     Ok(entry)
 }
 
-fn download_url(state: &AppState, entry: &CatalogueEntry) -> Result<Url, ApiError> {
-    let base = state.core.environment.model_base_url.as_deref();
+fn download_url(core: &Core, entry: &CatalogueEntry) -> Result<Url, ApiError> {
+    let base = core.environment.model_base_url.as_deref();
     Url::parse(&entry.url_with_base(base))
         .map_err(|error| ApiError::internal("reading RECORDER_MODEL_BASE_URL", error))
 }

@@ -13,12 +13,12 @@ use recorder_settings::Settings;
 use recorder_store::Store;
 
 use crate::base::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Where an export goes: the folder asked for, else `export.folder`, else the
 /// allowed folder. Checked against AllowedExportFolder on the real path.
 pub fn target_folder(
-    state: &AppState,
+    core: &Core,
     settings: &Settings,
     requested: Option<&str>,
     policy: &PolicyValues,
@@ -33,7 +33,7 @@ pub fn target_folder(
                 "field `folder` is required: no export folder is set (settings export.folder)",
             )
         })?;
-    let home = state.core.environment.home.clone().unwrap_or_else(|| PathBuf::from("/"));
+    let home = core.environment.home.clone().unwrap_or_else(|| PathBuf::from("/"));
     recorder_export::resolve_folder(&folder, &home, allowed).map_err(|error| match error {
         FolderError::Outside { folder, allowed } => ApiError::policy(
             PolicyKey::AllowedExportFolder,
@@ -108,7 +108,7 @@ pub fn after_ready(state: &AppState, id: &MeetingId) {
     if !settings.export.auto_export_markdown {
         return;
     }
-    let result = target_folder(state, &settings, None, &policy)
+    let result = target_folder(&state.core, &settings, None, &policy)
         .and_then(|folder| write(&state.core.store, &settings.general.user_name, id, &folder));
     match result {
         Ok(path) => tracing::info!(meeting_id = %id, path = %path.display(), "exported Markdown"),

@@ -18,7 +18,7 @@ use recorder_api_types::Event;
 use recorder_domain::MeetingId;
 use recorder_store::{JobKind, JobRecord};
 
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 pub use notes::announce_canceled as announce_notes_canceled;
 
@@ -84,14 +84,14 @@ async fn work(state: &AppState, job: JobRecord) {
         Ok(Err(error)) => error,
         Err(error) => error.to_string(),
     };
-    report_failure(state, &meeting_id, &error).await;
+    report_failure(&state.core, &meeting_id, &error).await;
 }
 
 /// A job that could not even record its own failure (the database refused,
 /// or the meeting was deleted meanwhile): log it and pause briefly so a
 /// persistent fault does not spin.
-async fn report_failure(state: &AppState, meeting_id: &MeetingId, error: &str) {
+async fn report_failure(core: &Core, meeting_id: &MeetingId, error: &str) {
     tracing::error!(%meeting_id, error, "a processing job failed");
-    state.core.events.emit(Event::error(format!("processing a meeting failed: {error}"), None));
+    core.events.emit(Event::error(format!("processing a meeting failed: {error}"), None));
     tokio::time::sleep(Duration::from_millis(500)).await;
 }

@@ -12,7 +12,7 @@ use recorder_store::{ActionItemRecord, JobRecord, NoteRecord, NotesOutcome};
 
 use crate::base::clock::now_ms;
 use crate::pipeline::provider::{self, Refusal, Writer};
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// The kinds written when a meeting has just been transcribed.
 const PIPELINE_KINDS: [NoteKind; 4] =
@@ -26,8 +26,8 @@ pub fn give_up(state: &AppState, job: &JobRecord, attempts: i64) -> Result<(), S
         )),
         ..NotesOutcome::default()
     };
-    if save(state, job, &outcome, "builtin")? {
-        announce_ready(state, job);
+    if save(&state.core, job, &outcome, "builtin")? {
+        announce_ready(&state.core, job);
     }
     Ok(())
 }
@@ -77,13 +77,13 @@ pub fn run(
         }
     };
     run.progress("saving");
-    if !save(state, job, &outcome, run.provider_name())? {
+    if !save(&state.core, job, &outcome, run.provider_name())? {
         return Ok(());
     }
     if note_kind.is_none() && outcome.processing_error.is_none() {
         crate::pipeline::export::after_ready(state, &job.meeting_id);
     }
-    announce_ready(state, job);
+    announce_ready(&state.core, job);
     Ok(())
 }
 
@@ -97,28 +97,28 @@ fn canceled(state: &AppState, job: &JobRecord) -> Result<(), String> {
         Err(recorder_store::StoreError::NotFound) => return Ok(()),
         Err(error) => return Err(error.to_string()),
     }
-    announce_canceled(state, &job.meeting_id);
+    announce_canceled(&state.core, &job.meeting_id);
     Ok(())
 }
 
 /// What a canceled regeneration tells listeners.
-pub fn announce_canceled(state: &AppState, meeting_id: &MeetingId) {
-    state.core.events.emit(Event::NotesProgress(NotesProgress {
+pub fn announce_canceled(core: &Core, meeting_id: &MeetingId) {
+    core.events.emit(Event::NotesProgress(NotesProgress {
         meeting_id: meeting_id.clone(),
         stage: "canceled".into(),
         provider: None,
     }));
-    state.core.events.emit(Event::meeting_status(meeting_id, MeetingStatus::Ready));
+    core.events.emit(Event::meeting_status(meeting_id, MeetingStatus::Ready));
 }
 
 /// Stores the outcome; false when the meeting was deleted meanwhile.
 fn save(
-    state: &AppState,
+    core: &Core,
     job: &JobRecord,
     outcome: &NotesOutcome,
     provider: &str,
 ) -> Result<bool, String> {
-    match state.core.store.finish_notes(job, outcome, now_ms()) {
+    match core.store.finish_notes(job, outcome, now_ms()) {
         Ok(()) => {}
         // Deleted while its notes were being written: nothing is left to do
         // (the job went with the meeting).
@@ -129,7 +129,7 @@ fn save(
         Err(error) => return Err(error.to_string()),
     }
     if outcome.processing_error.is_none() {
-        state.core.events.emit(Event::NotesProgress(NotesProgress {
+        core.events.emit(Event::NotesProgress(NotesProgress {
             meeting_id: job.meeting_id.clone(),
             stage: "done".into(),
             provider: Some(provider.to_string()),
@@ -138,9 +138,9 @@ fn save(
     Ok(true)
 }
 
-fn announce_ready(state: &AppState, job: &JobRecord) {
-    state.core.events.emit(Event::meeting_status(job.meeting_id.clone(), MeetingStatus::Ready));
-    state.core.events.emit(Event::MeetingReady(MeetingRef { meeting_id: job.meeting_id.clone() }));
+fn announce_ready(core: &Core, job: &JobRecord) {
+    core.events.emit(Event::meeting_status(job.meeting_id.clone(), MeetingStatus::Ready));
+    core.events.emit(Event::MeetingReady(MeetingRef { meeting_id: job.meeting_id.clone() }));
 }
 
 /// One notes run: who writes, and what the person is told about it.
@@ -189,7 +189,13 @@ impl<'a> Run<'a> {
         match choice.refusal {
             None => self.writer = Writer::Provider(choice.config),
             Some(Refusal::Policy(reason)) => {
-                provider::record_blocked(self.state, &self.runtime, &choice.config, &reason, first);
+                provider::record_blocked(
+                    &self.state.core,
+                    &self.runtime,
+                    &choice.config,
+                    &reason,
+                    first,
+                );
                 self.note_fallback(&reason);
             }
             Some(Refusal::Unusable(reason)) => self.note_fallback(&reason),

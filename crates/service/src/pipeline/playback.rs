@@ -16,7 +16,7 @@ use recorder_capture::journal::Journal;
 use recorder_domain::{Channel, MeetingId};
 use recorder_stt::audio::{self, BLOCK};
 
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// The file a transcription job should read: the playback copy (made now if
 /// needed) for an import, the channel's own file for a recording. Should the
@@ -32,7 +32,7 @@ pub fn source_for(state: &AppState, meeting_id: &MeetingId, source: &Path) -> Pa
     if copy.is_file() {
         return copy; // made before a restart: it was renamed into place whole
     }
-    match make_copy(state, source, &state.core.data_dir.meeting(meeting_id), &copy) {
+    match make_copy(&state.core, source, &state.core.data_dir.meeting(meeting_id), &copy) {
         Ok(()) => copy,
         Err(error) => {
             tracing::warn!(%meeting_id, %error, "no playback copy of the imported audio");
@@ -41,7 +41,7 @@ pub fn source_for(state: &AppState, meeting_id: &MeetingId, source: &Path) -> Pa
     }
 }
 
-fn make_copy(state: &AppState, source: &Path, folder: &Path, copy: &Path) -> Result<(), String> {
+fn make_copy(core: &Core, source: &Path, folder: &Path, copy: &Path) -> Result<(), String> {
     std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
     let partial = copy.with_extension("wav.part");
     if let Err(error) = std::fs::remove_file(&partial) {
@@ -49,12 +49,12 @@ fn make_copy(state: &AppState, source: &Path, folder: &Path, copy: &Path) -> Res
             return Err(error.to_string());
         }
     }
-    let ffmpeg = state.core.environment.find_program("ffmpeg");
+    let ffmpeg = core.environment.find_program("ffmpeg");
     let mut stream = audio::open(source, ffmpeg.as_deref()).map_err(|e| e.to_string())?;
     let mut journal = Journal::create(&partial).map_err(|e| e.to_string())?;
     let mut block = Vec::with_capacity(BLOCK);
     let result = loop {
-        if state.core.shutdown.is_cancelled() {
+        if core.shutdown.is_cancelled() {
             break Err("the service is stopping".to_owned());
         }
         block.clear();

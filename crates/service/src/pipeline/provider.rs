@@ -10,7 +10,7 @@ use recorder_egress::Verdict;
 use recorder_settings::Settings;
 use url::Url;
 
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Who writes the notes of this run.
 pub enum Writer {
@@ -55,14 +55,14 @@ pub fn choose(state: &AppState, runtime: &tokio::runtime::Handle) -> Option<Choi
 
 /// Records a refused provider's first request as blocked in the ledger.
 pub fn record_blocked(
-    state: &AppState,
+    core: &Core,
     runtime: &tokio::runtime::Handle,
     config: &ProviderConfig,
     reason: &str,
     request: &NotesRequest<'_>,
 ) {
     let verdict = Verdict::Block(reason.to_owned());
-    let _ = runtime.block_on(recorder_ai::generate(&state.core.egress, config, verdict, request));
+    let _ = runtime.block_on(recorder_ai::generate(&core.egress, config, verdict, request));
 }
 
 fn config_for(

@@ -15,7 +15,7 @@ use recorder_stt::vad::Gate;
 use crate::base::clock::now_ms;
 use crate::models::engine::{EngineUser, JobRunning};
 use crate::models::engine_setup;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Gives a job up after it took the service down `attempts` times in a row.
 pub fn give_up(state: &AppState, job: &JobRecord, attempts: i64) -> Result<(), String> {
@@ -98,7 +98,7 @@ fn transcribe(
         end.duration_ms = end.duration_ms.max(position);
         let report = Report { position_ms: position, ..report };
         let progress = Progress { job, channel, user_name: &user_name, known_duration };
-        if let Err(error) = save(state, &progress, report) {
+        if let Err(error) = save(&state.core, &progress, report) {
             save_error = Some(error);
             return ControlFlow::Break(());
         }
@@ -122,7 +122,7 @@ struct Progress<'a> {
 }
 
 fn save(
-    state: &AppState,
+    core: &Core,
     progress: &Progress,
     report: Report,
 ) -> Result<(), recorder_store::StoreError> {
@@ -138,7 +138,7 @@ fn save(
         })
         .collect();
     let job = progress.job;
-    state.core.store.save_transcription_progress(
+    core.store.save_transcription_progress(
         job,
         &segments,
         report.settled_ms,
@@ -146,13 +146,9 @@ fn save(
     )?;
     let speaker = progress.channel.speaker(progress.user_name);
     for segment in &segments {
-        state.core.events.emit(crate::base::events::segment_new(
-            &job.meeting_id,
-            &speaker,
-            segment,
-        ));
+        core.events.emit(crate::base::events::segment_new(&job.meeting_id, &speaker, segment));
     }
-    state.core.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
+    core.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
         meeting_id: job.meeting_id.clone(),
         position_ms: report.position_ms,
         duration_ms: progress.known_duration,

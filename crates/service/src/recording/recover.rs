@@ -14,7 +14,7 @@ use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
 use super::session::hand_over;
 use crate::base::clock::now_ms;
 use crate::recording::context::RecordingContext;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Concludes every interrupted meeting; false when one could not be (the
 /// database refused, say on a full disk), to be tried again.
@@ -28,7 +28,7 @@ pub fn recover_interrupted(state: &AppState) -> bool {
     };
     let mut all = true;
     for meeting in meetings {
-        let (rest, samples) = repaired_channels(state, &meeting);
+        let (rest, samples) = repaired_channels(&state.core, &meeting);
         if meeting.status == MeetingStatus::Recording {
             let ended = match state.work.recorder.stranded_end(&meeting.id) {
                 // Stopped while running, its end not saved then: that end.
@@ -58,11 +58,11 @@ pub fn recover_interrupted(state: &AppState) -> bool {
 
 /// Repairs each channel's file; returns what is left to transcribe and the
 /// longest channel's length in samples.
-fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelRest>, u64) {
+fn repaired_channels(core: &Core, meeting: &MeetingRecord) -> (Vec<ChannelRest>, u64) {
     let mut rest = Vec::new();
     let mut longest = 0u64;
     for channel in [Channel::Mic, Channel::Sys] {
-        let path = state.core.data_dir.audio_file(&meeting.id, channel);
+        let path = core.data_dir.audio_file(&meeting.id, channel);
         if !path.exists() {
             continue;
         }
@@ -73,7 +73,7 @@ fn repaired_channels(state: &AppState, meeting: &MeetingRecord) -> (Vec<ChannelR
                 continue;
             }
         }
-        let from_ms = state.core.store.transcript_end_ms(&meeting.id, channel).unwrap_or(0);
+        let from_ms = core.store.transcript_end_ms(&meeting.id, channel).unwrap_or(0);
         rest.push(ChannelRest {
             channel,
             audio_path: path.to_string_lossy().into_owned(),

@@ -16,14 +16,14 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Removes both kinds of leftovers (see the module's documentation).
 pub fn remove(state: &AppState, started: SystemTime) {
     for folder in [state.core.data_dir.root().to_path_buf(), state.core.data_dir.models()] {
         remove_stray_temporaries(&folder, std::process::id());
     }
-    remove_orphan_meeting_folders(state, started);
+    remove_orphan_meeting_folders(&state.core, started);
 }
 
 /// `.<name>.tmp-<pid>` files of other processes in `folder`.
@@ -48,11 +48,11 @@ fn is_stray_temporary(name: &str, own_pid: u32) -> bool {
     name.starts_with('.') && stem.len() > 1 && pid.parse::<u32>().is_ok_and(|pid| pid != own_pid)
 }
 
-fn remove_orphan_meeting_folders(state: &AppState, started: SystemTime) {
-    let Ok(folders) = std::fs::read_dir(state.core.data_dir.meetings()) else { return };
+fn remove_orphan_meeting_folders(core: &Core, started: SystemTime) {
+    let Ok(folders) = std::fs::read_dir(core.data_dir.meetings()) else { return };
     // Every id in one query, not one per folder (a library has thousands).
     let known: std::collections::HashSet<String> =
-        match recorder_store::meeting_ids_in(state.core.store.path()) {
+        match recorder_store::meeting_ids_in(core.store.path()) {
             Ok(ids) => ids.into_iter().collect(),
             Err(error) => {
                 tracing::warn!(%error, "could not list meetings; folders without one are kept");

@@ -12,7 +12,7 @@ use recorder_store::RetentionCutoffs;
 
 use crate::base::clock::now_ms;
 use crate::base::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -89,7 +89,7 @@ async fn delete_meeting(state: &AppState, id: &MeetingId, before: i64) -> bool {
     if deleted.await != Some(true) {
         return false;
     }
-    remove_meeting_folder(state, id).await;
+    remove_meeting_folder(&state.core, id).await;
     tracing::info!(meeting_id = %id, "retention: deleted a meeting older than its retention");
     state.core.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id.to_owned() }));
     true
@@ -99,7 +99,7 @@ async fn delete_meeting(state: &AppState, id: &MeetingId, before: i64) -> bool {
 /// that cannot be removed leave the meeting unmarked, so the next sweep tries
 /// again (and the app never says audio is gone while it is still on disk).
 async fn remove_audio(state: &AppState, id: &MeetingId, now: i64) -> bool {
-    if !remove_meeting_folder(state, id).await {
+    if !remove_meeting_folder(&state.core, id).await {
         return false;
     }
     let meeting_id = id.to_owned();
@@ -126,8 +126,8 @@ async fn blocking<T: Send + 'static>(
 
 /// Removes `meetings/<id>/` (after the rows are gone, or by retention); whether
 /// it is gone. A failure is logged.
-pub async fn remove_meeting_folder(state: &AppState, id: &MeetingId) -> bool {
-    let folder = state.core.data_dir.meeting(id);
+pub async fn remove_meeting_folder(core: &Core, id: &MeetingId) -> bool {
+    let folder = core.data_dir.meeting(id);
     let result = tokio::task::spawn_blocking(move || match std::fs::remove_dir_all(&folder) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
         _ => Ok(()),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use recorder_store::IndexProgress;
 
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// Meetings per write transaction: about 10 ms each for an hour of transcript.
 const BATCH: usize = 8;
@@ -16,7 +16,7 @@ const BATCH: usize = 8;
 const PAUSE: Duration = Duration::from_millis(20);
 
 pub async fn run(state: AppState) {
-    let Some(first) = step(&state, 0).await else { return };
+    let Some(first) = step(&state.core, 0).await else { return };
     state.work.search_index.set(first);
     if first.is_ready() {
         return;
@@ -32,7 +32,7 @@ pub async fn run(state: AppState) {
             _ = state.core.shutdown.cancelled() => return,
             _ = tokio::time::sleep(PAUSE) => {}
         }
-        let Some(progress) = step(&state, BATCH).await else {
+        let Some(progress) = step(&state.core, BATCH).await else {
             tokio::time::sleep(Duration::from_secs(5)).await;
             continue;
         };
@@ -52,8 +52,8 @@ pub async fn run(state: AppState) {
 }
 
 /// One batch (0: only reads the progress).
-async fn step(state: &AppState, meetings: usize) -> Option<IndexProgress> {
-    let store = state.core.store.clone();
+async fn step(core: &Core, meetings: usize) -> Option<IndexProgress> {
+    let store = core.store.clone();
     let result = tokio::task::spawn_blocking(move || match meetings {
         0 => store.search_index_progress(),
         n => store.build_search_index(n),

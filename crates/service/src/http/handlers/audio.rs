@@ -16,7 +16,7 @@ use tokio_util::io::ReaderStream;
 
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::handlers::meetings::meeting_id;
-use crate::state::AppState;
+use crate::state::{AppState, Core};
 
 /// `GET /ui/meetings/:id/audio` → the channels on disk and the allowed actions.
 pub async fn audio_info(
@@ -34,7 +34,7 @@ pub async fn audio_info(
     };
     let mut channels = Vec::new();
     for channel in [Channel::Mic, Channel::Sys] {
-        let path = channel_path(&state, &id, channel);
+        let path = channel_path(&state.core, &id, channel);
         if let Ok(metadata) = tokio::fs::metadata(&path).await {
             channels.push(AudioChannel {
                 channel,
@@ -58,7 +58,7 @@ pub async fn play(
 ) -> ApiResult<Response> {
     let id = existing_meeting(&state, &id).await?;
     let channel = Channel::parse(&channel).ok_or_else(|| ApiError::not_found("audio channel"))?;
-    let path = channel_path(&state, &id, channel);
+    let path = channel_path(&state.core, &id, channel);
     let mut file = match tokio::fs::File::open(&path).await {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -114,7 +114,7 @@ pub async fn reveal(
     let folder = state.core.data_dir.meeting(&id);
     let has_audio = [Channel::Mic, Channel::Sys]
         .iter()
-        .any(|channel| channel_path(&state, &id, *channel).is_file());
+        .any(|channel| channel_path(&state.core, &id, *channel).is_file());
     if !has_audio {
         return Err(ApiError::not_found("audio of this meeting"));
     }
@@ -155,8 +155,8 @@ fn open_in_file_manager(opener: &FsPath, folder: &FsPath) -> ApiResult<()> {
     }
 }
 
-fn channel_path(state: &AppState, id: &MeetingId, channel: Channel) -> PathBuf {
-    state.core.data_dir.audio_file(id, channel)
+fn channel_path(core: &Core, id: &MeetingId, channel: Channel) -> PathBuf {
+    core.data_dir.audio_file(id, channel)
 }
 
 async fn existing_meeting(state: &AppState, id: &str) -> ApiResult<MeetingId> {

@@ -25,7 +25,7 @@ pub async fn export_meeting(
     let policy = state.policy();
     let settings = state.config.settings.effective_typed(&policy);
     let folder = crate::pipeline::export::target_folder(
-        &state,
+        &state.core,
         &settings,
         request.folder.as_deref(),
         &policy,

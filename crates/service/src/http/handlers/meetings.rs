@@ -205,7 +205,7 @@ pub async fn delete_meeting(
             store.delete_meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))
         })
         .await?;
-    crate::upkeep::retention::remove_meeting_folder(&state, &id).await;
+    crate::upkeep::retention::remove_meeting_folder(&state.core, &id).await;
     state.core.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id }));
     Ok(StatusCode::NO_CONTENT)
 }

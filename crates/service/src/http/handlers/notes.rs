@@ -122,6 +122,6 @@ pub async fn cancel_notes(
             "no notes are being regenerated for this meeting",
         ));
     }
-    crate::pipeline::announce_notes_canceled(&state, &id);
+    crate::pipeline::announce_notes_canceled(&state.core, &id);
     Ok(Json(NotesAccepted { meeting_id: id, status: MeetingStatus::Ready }))
 }
