@@ -11,7 +11,7 @@ use crate::state::AppState;
 /// the built-in ones and the person's own (`<data>/templates/<id>.md`).
 #[utoipa::path(get, path = "/v1/templates", tag = "system",
     responses(
-        (status = 200, body = TemplateList),
+        (status = 200, body = TemplateList, description = "The built-in templates and the person's own"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
     ),
     security(("bearer" = [])))]
