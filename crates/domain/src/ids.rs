@@ -36,27 +36,11 @@ macro_rules! id_type {
             pub fn as_str(&self) -> &str {
                 &self.0
             }
-
-            pub fn into_string(self) -> String {
-                self.0
-            }
         }
 
         impl std::ops::Deref for $name {
             type Target = str;
             fn deref(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl std::borrow::Borrow<str> for $name {
-            fn borrow(&self) -> &str {
                 &self.0
             }
         }
@@ -85,27 +69,9 @@ macro_rules! id_type {
             }
         }
 
-        impl From<$name> for String {
-            fn from(id: $name) -> String {
-                id.0
-            }
-        }
-
-        impl PartialEq<str> for $name {
-            fn eq(&self, other: &str) -> bool {
-                self.0 == other
-            }
-        }
-
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
                 self.0 == *other
-            }
-        }
-
-        impl PartialEq<String> for $name {
-            fn eq(&self, other: &String) -> bool {
-                &self.0 == other
             }
         }
     )*};
