@@ -17,7 +17,9 @@ espeak-ng people (one voice and pitch each) into one file, imported into a real
 the person would, listening); the meeting's action items are then scored.
 --them scores the same text with every line spoken by "Them" (the other side
 as one speaker: no speaker model).
-Usage: bench/action_items.py [--show] [--them | --through-service [--binary PATH] [--model GGML]]"""
+--set old scores only the meetings of issue 18, --set new only those added
+with the built-in engine rework (they carry `added`); the default is all.
+Usage: bench/action_items.py [--show] [--set all|old|new] [--them | --through-service [--binary PATH] [--model GGML]]"""
 import json, os, re, subprocess, sys, tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -118,10 +120,15 @@ def found_items(them):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def score(meetings, found, held_out, show):
+def in_set(meeting, which):
+    """Whether a meeting belongs to the set scored: all, old (issue 18) or new (added later)."""
+    return which == "all" or ("added" in meeting) == (which == "new")
+
+
+def score(meetings, found, held_out, show, which="all"):
     expected_total = found_total = matched = owners = 0
     for index, meeting in enumerate(meetings):
-        if meeting["held_out"] != held_out:
+        if meeting["held_out"] != held_out or not in_set(meeting, which):
             continue
         mine = [f for f in found if f["meeting"] == index]
         left = list(meeting["items"])
@@ -144,12 +151,15 @@ def score(meetings, found, held_out, show):
     recall = matched / expected_total if expected_total else 0.0
     owner = owners / matched if matched else 0.0
     name = "held out" if held_out else "tuned on"
-    count = sum(m["held_out"] == held_out for m in meetings)
+    count = sum(m["held_out"] == held_out and in_set(m, which) for m in meetings)
     print(f"| {name} | {count} | {expected_total} | {found_total} | {precision:.2f} | {recall:.2f} | {owner:.2f} |")
 
 
 def main():
     show = "--show" in sys.argv
+    which = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv else "all"
+    if which not in ("all", "old", "new"):
+        sys.exit("--set takes all, old or new")
     meetings = json.load(open(FIXTURES))["meetings"]
     if "--through-service" in sys.argv:
         binary = sys.argv[sys.argv.index("--binary") + 1] if "--binary" in sys.argv else \
@@ -162,7 +172,7 @@ def main():
     print("| part | meetings | expected | found | precision | recall | right owner |")
     print("|---|---|---|---|---|---|---|")
     for held_out in (False, True):
-        score(meetings, found, held_out, show)
+        score(meetings, found, held_out, show, which)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ check "dpkg -i installs it" $sudo dpkg -i "$deb"
 for program in recorder recorder-gateway recorder-desktop; do
   check "$program --version runs from /usr/bin" "/usr/bin/$program" --version
 done
-check "the binaries are stripped" sh -c '! file /usr/bin/recorder /usr/bin/recorder-desktop | grep -q "not stripped"'
+check "the binaries are stripped" sh -c '! file /usr/bin/recorder /usr/bin/recorder-desktop /usr/bin/recorder-llm | grep -q "not stripped"'
+check "recorder-llm (the notes model inside) runs from /usr/bin" /usr/bin/recorder-llm --version
 
 /usr/bin/recorder serve --data-dir "$work/data" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!
@@ -51,6 +52,7 @@ for _ in $(seq 100); do grep -q listening "$work/serve.out" && break; sleep 0.1;
 port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.out" | head -1)
 check "recorder serve answers /v1/health" sh -c "curl -sf -H 'Authorization: Bearer $(cat "$work/data/api_token" 2>/dev/null)' http://127.0.0.1:$port/v1/health | grep -q '\"ok\":true'"
 check "recorder serve serves the app built in" sh -c "curl -sf http://127.0.0.1:$port/ | grep -qi '<!doctype html'"
+check "the packaged service finds recorder-llm for the notes model inside" sh -c "curl -sf -H 'Authorization: Bearer $(cat "$work/data/ui_token" 2>/dev/null)' http://127.0.0.1:$port/ui/notes-models | grep -q '\"worker_found\":true'"
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null; serve_pid=""
 
 # Managed policy cannot be escaped in a release build (SECURITY.md):
@@ -101,7 +103,7 @@ check "the desktop app quits on SIGTERM" wait "$app_pid"
 app_pid=""
 
 check "dpkg -r removes it" $sudo dpkg -r recorder
-check "nothing is left in /usr/bin" sh -c '! ls /usr/bin/recorder /usr/bin/recorder-gateway /usr/bin/recorder-desktop 2>/dev/null'
+check "nothing is left in /usr/bin" sh -c '! ls /usr/bin/recorder /usr/bin/recorder-gateway /usr/bin/recorder-desktop /usr/bin/recorder-llm 2>/dev/null'
 echo "deb: $deb, $(du -h "$deb" | cut -f1)"
 echo "$passed passed, $failed failed in $(( $(date +%s) - started ))s"
 [ "$failed" -eq 0 ]

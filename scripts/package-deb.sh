@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Debian package target/debian/recorder_<version>_<arch>.deb with
-# `recorder`, `recorder-gateway` and `recorder-desktop` (profile `dist`:
+# `recorder`, `recorder-gateway`, `recorder-desktop` and `recorder-llm` (the
+# notes model inside, llama.cpp in a process of its own) (profile `dist`:
 # optimised, stripped, no debug info), the desktop entry (which also handles
 # recorder:// links), the icons, the systemd user unit `recorder.service`, man
 # pages and bash/zsh/fish completions (generated from the programs' clap
@@ -15,12 +16,14 @@ command -v dpkg-shlibdeps >/dev/null 2>&1 || {
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 arch=$(dpkg --print-architecture)
 npm --prefix ui run build >/dev/null
-cargo build --locked --profile dist -p recorder-cli -p recorder-gateway -p recorder-desktop
+cargo build --locked --profile dist -p recorder-cli -p recorder-gateway -p recorder-desktop \
+  -p recorder-llm-worker
 bin=target/dist
 root=target/debian/recorder_${version}_${arch}
 rm -rf "$root" && mkdir -p "$root/DEBIAN"
 
-install -D -m 755 -t "$root/usr/bin" "$bin/recorder" "$bin/recorder-gateway" "$bin/recorder-desktop"
+install -D -m 755 -t "$root/usr/bin" "$bin/recorder" "$bin/recorder-gateway" "$bin/recorder-desktop" \
+  "$bin/recorder-llm"
 install -D -m 644 crates/desktop/linux/recorder-desktop.desktop "$root/usr/share/applications/recorder-desktop.desktop"
 for size in 32x32 128x128; do
   install -D -m 644 "crates/desktop/icons/$size.png" "$root/usr/share/icons/hicolor/$size/apps/recorder-desktop.png"
@@ -53,7 +56,8 @@ work=$(mktemp -d)
 printf 'Source: recorder\n\nPackage: recorder\nArchitecture: any\n' >"$work/control"
 mkdir -p "$work/debian" && mv "$work/control" "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$OLDPWD/$root/usr/bin/recorder" \
-  -e"$OLDPWD/$root/usr/bin/recorder-gateway" -e"$OLDPWD/$root/usr/bin/recorder-desktop" 2>/dev/null |
+  -e"$OLDPWD/$root/usr/bin/recorder-gateway" -e"$OLDPWD/$root/usr/bin/recorder-desktop" \
+  -e"$OLDPWD/$root/usr/bin/recorder-llm" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')
 rm -rf "$work"
 size=$(du -sk "$root/usr" | cut -f1)

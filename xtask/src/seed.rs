@@ -221,6 +221,8 @@ fn meeting(
         kind: "summary".to_string(),
         template_id: None,
         content_md: corpus.summary(rng),
+        written_by: Some("builtin".to_string()),
+        fallback: None,
     };
     let items = (0..rng.gen_range(1..=4))
         .map(|_| {

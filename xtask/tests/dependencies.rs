@@ -62,14 +62,18 @@ fn layer(name: &str) -> Option<u8> {
     Some(match name {
         "recorder-domain" | "recorder-credentials" => 0,
         "recorder-store" | "recorder-settings" | "recorder-egress" | "recorder-stt"
-        | "recorder-notes" | "recorder-export" | "recorder-api-types" => 1,
+        | "recorder-notes" | "recorder-export" | "recorder-api-types" | "recorder-llm" => 1,
         "recorder-capture"
         | "recorder-ai"
         | "recorder-client"
         | "recorder-backup"
         | "recorder-test-support" => 2,
         "recorder-service" => 3,
-        "recorder-cli" | "recorder-desktop" | "recorder-gateway" | "xtask" => 4,
+        "recorder-cli"
+        | "recorder-desktop"
+        | "recorder-gateway"
+        | "recorder-llm-worker"
+        | "xtask" => 4,
         _ => return None,
     })
 }

@@ -8,10 +8,12 @@
 //!
 //! `prompt` words the requests, `wire` speaks each server's dialect, `chunk` splits
 //! transcripts, `actions` reads the model's action-item JSON, `pipeline` runs the
-//! map and reduce steps and `loopback` checks where a local server really is.
+//! map and reduce steps and `loopback` checks where a local server really is;
+//! `embedded` writes notes with the model inside (`recorder-llm`), no server at all.
 
 mod actions;
 mod chunk;
+pub mod embedded;
 mod loopback;
 mod pipeline;
 mod prompt;

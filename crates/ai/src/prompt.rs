@@ -15,6 +15,9 @@ pub(crate) struct Chat {
     pub user: String,
     /// The answer must be JSON (action items).
     pub json: bool,
+    /// The JSON schema the answer follows, for a model that can be held to one
+    /// (the model inside); servers get `json` only.
+    pub schema: Option<&'static str>,
 }
 
 const SYSTEM: &str = "You write meeting notes from a meeting transcript. Write in the \
@@ -87,14 +90,68 @@ pub(crate) fn repair(answer: &str, error: &str) -> Chat {
          Answer again with the corrected JSON only, in exactly this shape: \
          {ACTION_ITEMS_SHAPE}"
     );
-    Chat { system: SYSTEM_JSON.to_string(), user, json: true }
+    Chat { system: SYSTEM_JSON.to_string(), user, json: true, schema: Some(ACTION_ITEMS_SCHEMA) }
 }
 
 fn chat(kind: NoteKind, user: String) -> Chat {
     let json = kind == NoteKind::ActionItems;
     let system = if json { SYSTEM_JSON } else { SYSTEM };
-    Chat { system: system.to_string(), user, json }
+    let schema = json.then_some(ACTION_ITEMS_SCHEMA);
+    Chat { system: system.to_string(), user, json, schema }
 }
+
+/// All four notes of one transcript part as one JSON answer (the model inside:
+/// one reading of the transcript instead of four).
+pub(crate) fn structured(context: &Context, text: &str, part: (usize, usize)) -> Chat {
+    let mut user = meeting(context);
+    if part.1 > 1 {
+        user.push_str(&format!(
+            "This is part {} of {} of a longer transcript: write the notes of this part \
+             only.\n\n",
+            part.0, part.1
+        ));
+    }
+    user.push_str(STRUCTURED_TASK);
+    user.push_str(&format!("\n\n<transcript>\n{text}</transcript>"));
+    Chat { system: SYSTEM_STRUCTURED.to_string(), user, json: true, schema: Some(NOTES_SCHEMA) }
+}
+
+/// One summary from the summaries of consecutive parts.
+pub(crate) fn merge_summaries(context: &Context, summaries: &[String]) -> Chat {
+    let mut user = meeting(context);
+    user.push_str(
+        "Below are summaries of consecutive parts of one meeting, in order. Write one \
+         summary of the whole meeting in 2 to 5 sentences: the topics, what was agreed and \
+         what happens next. Answer as JSON: {\"summary\": \"...\"}.",
+    );
+    for (at, summary) in summaries.iter().enumerate() {
+        user.push_str(&format!("\n\n<part number=\"{}\">\n{}\n</part>", at + 1, summary.trim()));
+    }
+    Chat { system: SYSTEM_STRUCTURED.to_string(), user, json: true, schema: Some(SUMMARY_SCHEMA) }
+}
+
+const SYSTEM_STRUCTURED: &str = "You write meeting notes from a meeting transcript, in \
+the language of the transcript. Answer with JSON only. Use only what the transcript says; \
+never invent names, dates or facts.";
+
+const STRUCTURED_TASK: &str = "Task: write the notes of this meeting as JSON with four \
+fields. \"summary\": 2 to 4 sentences naming the topics discussed, what was agreed and \
+what happens next. \"key_points\": the most important points, each one short sentence in \
+your own words (not a copied line), most important first. \"decisions\": what the meeting \
+decided or agreed, one per item; empty when nothing was decided. \"action_items\": tasks \
+someone agreed or was asked to do, each with \"text\" (a short imperative task, e.g. \
+\"Send the proposal by Friday\") and \"owner\" (the person who will do it, as named in the \
+transcript; the person asked, not the one asking; \"Everyone\" when nobody in particular).";
+
+/// The action items' JSON schema (llama.cpp's grammar constraint).
+pub(crate) const ACTION_ITEMS_SCHEMA: &str = r#"{"type":"object","properties":{"action_items":{"type":"array","maxItems":15,"items":{"type":"object","properties":{"text":{"type":"string","maxLength":160},"owner":{"type":"string","maxLength":40}},"required":["text","owner"]}}},"required":["action_items"]}"#;
+
+/// The four notes' JSON schema.
+/// The four notes' JSON schema; its limits keep the whole answer (some 1 300
+/// tokens at most) inside the answer's token budget, so it always closes.
+pub(crate) const NOTES_SCHEMA: &str = r#"{"type":"object","properties":{"summary":{"type":"string","maxLength":800},"key_points":{"type":"array","maxItems":6,"items":{"type":"string","maxLength":200}},"decisions":{"type":"array","maxItems":6,"items":{"type":"string","maxLength":200}},"action_items":{"type":"array","maxItems":10,"items":{"type":"object","properties":{"text":{"type":"string","maxLength":160},"owner":{"type":"string","maxLength":40}},"required":["text","owner"]}}},"required":["summary","key_points","decisions","action_items"]}"#;
+
+const SUMMARY_SCHEMA: &str = r#"{"type":"object","properties":{"summary":{"type":"string","maxLength":1200}},"required":["summary"]}"#;
 
 /// Title, attendees and who the user is.
 fn meeting(context: &Context) -> String {

@@ -303,7 +303,7 @@ mod tests {
     }
 
     fn chat(json: bool) -> Chat {
-        Chat { system: "sys".into(), user: "hello".into(), json }
+        Chat { system: "sys".into(), user: "hello".into(), json, schema: None }
     }
 
     #[test]

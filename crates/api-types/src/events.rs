@@ -288,9 +288,13 @@ pub struct NotesProgress {
     /// started, generating, saving, done or failed; canceled when a
     /// regeneration was canceled (`DELETE /v1/meetings/:id/notes`).
     pub stage: String,
-    /// builtin, local, anthropic or openai_compatible.
+    /// builtin, embedded (the notes model inside), local, anthropic or
+    /// openai_compatible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// How far the notes model inside is, 0 to 100 (`generating` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percent: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

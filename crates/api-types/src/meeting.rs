@@ -18,6 +18,14 @@ pub struct Note {
     /// summary, action_items, decisions, key_points or custom
     pub kind: NoteKind,
     pub content_md: String,
+    /// The engine that wrote it: `builtin`, `embedded` (the notes model inside),
+    /// `local`, `anthropic` or `openai_compatible`; null for notes written
+    /// before this was kept.
+    #[serde(default)]
+    pub written_by: Option<String>,
+    /// Why the chosen engine did not write it, when the built-in one did.
+    #[serde(default)]
+    pub fallback: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -9,7 +9,7 @@ use recorder_backup::BackupError;
 use recorder_settings::{DataDir, Environment};
 
 use crate::context::{Context, Failure};
-use crate::models::size;
+use crate::output::size;
 
 #[derive(Args)]
 pub struct BackupArgs {

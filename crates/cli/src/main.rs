@@ -10,6 +10,7 @@ mod context;
 mod desktop;
 mod import;
 mod models;
+mod notes_models;
 mod output;
 mod record;
 mod serve;

@@ -15,6 +15,7 @@ use recorder_stt::convert::{convert_ct2, OutputType};
 use serde_json::json;
 
 use crate::context::{connect, Channel, Context, Failure};
+use crate::notes_models;
 use crate::output;
 use crate::output::JsonFlag;
 
@@ -66,6 +67,23 @@ pub enum ModelsCommand {
     /// tell the other side's speakers apart
     #[command(name = "add-speakers")]
     AddSpeakers { path: PathBuf },
+    /// List the notes models (the model inside that writes notes) and what is installed
+    Notes(JsonFlag),
+    /// Download a catalogue notes model (e.g. qwen3-1.7b) and check it
+    #[command(name = "install-notes")]
+    InstallNotes { name: String },
+    /// Install a GGUF notes model file (it is checked, then copied); notes are
+    /// written with it from then on
+    #[command(name = "add-notes")]
+    AddNotes {
+        path: PathBuf,
+        /// Name to use it by (default: the file name without `.gguf`)
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Remove an installed notes model
+    #[command(name = "remove-notes")]
+    RemoveNotes { name: String },
     /// Make NAME the transcription model (sets transcription.model)
     Use { name: String },
     /// Remove the installed files of NAME
@@ -84,6 +102,16 @@ pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failur
         }
         ModelsCommand::AddVad { path } => add_weights(context, &path, &SILERO).await,
         ModelsCommand::AddSpeakers { path } => add_weights(context, &path, &CAMPLUSPLUS).await,
+        ModelsCommand::Notes(flag) => {
+            notes_models::list(&connect(context, Channel::Person)?, flag.json).await
+        }
+        ModelsCommand::InstallNotes { name } => {
+            notes_models::install(&connect(context, Channel::Person)?, &name).await
+        }
+        ModelsCommand::AddNotes { path, name } => notes_models::add(context, &path, name).await,
+        ModelsCommand::RemoveNotes { name } => {
+            notes_models::remove(&connect(context, Channel::Person)?, &name).await
+        }
         ModelsCommand::Use { name } => use_model(&connect(context, Channel::Person)?, &name).await,
         ModelsCommand::Remove { name } => {
             let removal = connect(context, Channel::Person)?.remove_model(&name).await?;
@@ -118,7 +146,7 @@ fn row(model: &ModelEntry) -> Vec<String> {
     vec![
         model.name.clone(),
         model.quantization.clone().unwrap_or_else(|| "custom".to_string()),
-        model.size_bytes.map(size).unwrap_or_else(|| "-".to_string()),
+        model.size_bytes.map(output::size).unwrap_or_else(|| "-".to_string()),
         installed,
         if model.active { "*".to_string() } else { String::new() },
     ]
@@ -134,19 +162,6 @@ fn print_active(list: &ModelList) {
             "No transcription model is installed: run `recorder models install base.en` \
              (or `recorder models add FILE`)."
         ),
-    }
-}
-
-/// 1 MiB = 1 048 576 bytes, as whisper.cpp lists its models.
-pub(crate) fn size(bytes: u64) -> String {
-    const MIB: f64 = 1024.0 * 1024.0;
-    let mib = bytes as f64 / MIB;
-    if mib >= 1024.0 {
-        format!("{:.1} GiB", mib / 1024.0)
-    } else if mib >= 10.0 {
-        format!("{mib:.0} MiB")
-    } else {
-        format!("{mib:.1} MiB")
     }
 }
 
@@ -376,7 +391,7 @@ async fn import_ct2(
         target.display(),
         report.tensors,
         report.n_vocab,
-        size(report.bytes)
+        output::size(report.bytes)
     );
     println!("use it for transcription with `recorder models use {name}`");
     Ok(())
@@ -391,7 +406,7 @@ mod tests {
         assert_eq!(name_from("ggml-base.en"), "base.en");
         assert_eq!(name_from("my model (v2)"), "my-model--v2-");
         assert_eq!(name_from("..hidden"), "hidden");
-        assert_eq!(size(81_781_811), "78 MiB");
-        assert_eq!(size(1_624_555_275), "1.5 GiB");
+        assert_eq!(output::size(81_781_811), "78 MiB");
+        assert_eq!(output::size(1_624_555_275), "1.5 GiB");
     }
 }

@@ -218,3 +218,16 @@ pub struct JsonFlag {
     #[arg(long)]
     pub json: bool,
 }
+
+/// 1 MiB = 1 048 576 bytes, as whisper.cpp lists its models.
+pub(crate) fn size(bytes: u64) -> String {
+    const MIB: f64 = 1024.0 * 1024.0;
+    let mib = bytes as f64 / MIB;
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else if mib >= 10.0 {
+        format!("{mib:.0} MiB")
+    } else {
+        format!("{mib:.1} MiB")
+    }
+}

@@ -280,6 +280,31 @@ impl Client {
     pub async fn remove_model(&self, name: &str) -> ClientResult<api::ModelRemoval> {
         self.json(self.request(Method::DELETE, &format!("/ui/models/{}", segment(name)))).await
     }
+
+    /// The notes-model catalogue and what is installed.
+    pub async fn notes_models(&self) -> ClientResult<api::NotesModelList> {
+        self.get("/ui/notes-models", &[]).await
+    }
+
+    /// Starts downloading a catalogue notes model (or answers that it is installed).
+    pub async fn install_notes_model(&self, name: &str) -> ClientResult<api::ModelInstallReply> {
+        let request = api::NotesModelInstallRequest { name: name.to_string() };
+        self.post("/ui/notes-models/install", &request).await
+    }
+
+    /// Has the service copy a GGUF file into its data folder.
+    pub async fn add_notes_model(
+        &self,
+        request: &api::NotesModelAddRequest,
+    ) -> ClientResult<api::ModelAdded> {
+        self.post("/ui/notes-models/add", request).await
+    }
+
+    /// Removes an installed notes model.
+    pub async fn remove_notes_model(&self, name: &str) -> ClientResult<api::ModelRemoval> {
+        let path = format!("/ui/notes-models/{}", segment(name));
+        self.json(self.request(Method::DELETE, &path)).await
+    }
 }
 
 /// Percent-encodes an id for use as one path segment.

@@ -5,7 +5,10 @@
 //!   are owned by the speaker;
 //! - requests ("can you", "could you", "please", "make sure to"; weaker "you should")
 //!   are owned by the person addressed ("Alice, please …", "…, Bob?"), or else by the
-//!   other party: "Them" when the user asked, the user when someone else asked;
+//!   one they were put to (`addressee`), and are worded from that side ("send me …"
+//!   asked by Dana is "Send Dana …");
+//! - offers the other side accepts ("Should I book a room?" — "Yes, please.") are owned
+//!   by the one who offered;
 //! - "<Name> will …" is owned by that person; after "action item:" or "todo:" any
 //!   capitalised name counts, and "action item for Carol:" names the owner outright;
 //! - team proposals ("let's", "we need to") are owned by "Everyone" unless they hand
@@ -17,13 +20,18 @@
 
 use std::collections::BTreeSet;
 
+use crate::addressee::{accepted_offer, answerer, from_asker, without_listener};
 use crate::owners::{Names, CLAUSE_OPENERS};
 use crate::task::{
-    clause_end, is_concrete, is_vague, skip_lead_ins, starts_with, stopped, trim_trailing, wording,
-    FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
+    clause_end, is_concrete, is_personal, is_vague, leading_deadline, skip_lead_ins, starts_with,
+    stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
 };
 use crate::text::{deadline_start, is_calendar_word, is_stopword, tokens, words, Token};
 use crate::transcript::Sentence;
+use crate::triggers::{
+    weak, Pattern, DESCRIBING, FIRST_PERSON, HANDOVER, MARKERS, NAMED, NAMED_AFTER_MARKER,
+    QUESTION_WORDS, REQUESTS, TEAM,
+};
 use crate::{ActionItemDraft, Context};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,95 +59,10 @@ struct Hit {
     owner: Owner,
 }
 
-/// A trigger phrase. `weak` ones need a concrete task; `imperative` ones must open a clause.
-struct Pattern {
-    words: &'static [&'static str],
-    weak: bool,
-    imperative: bool,
-}
-
-const fn strong(words: &'static [&'static str]) -> Pattern {
-    Pattern { words, weak: false, imperative: false }
-}
-const fn weak(words: &'static [&'static str]) -> Pattern {
-    Pattern { words, weak: true, imperative: false }
-}
-const fn imperative(words: &'static [&'static str]) -> Pattern {
-    Pattern { words, weak: false, imperative: true }
-}
-
-const FIRST_PERSON: &[Pattern] = &[
-    strong(&["i'll"]),
-    strong(&["i", "will"]),
-    strong(&["i'm", "going", "to"]),
-    strong(&["i", "am", "going", "to"]),
-    strong(&["i'm", "gonna"]),
-    strong(&["i", "am", "gonna"]),
-    strong(&["i", "shall"]),
-    weak(&["i", "need", "to"]),
-    weak(&["i", "have", "to"]),
-    weak(&["i've", "got", "to"]),
-    weak(&["i", "gotta"]),
-    weak(&["i", "should"]),
-    weak(&["i", "must"]),
-];
-const REQUESTS: &[Pattern] = &[
-    strong(&["can", "you"]),
-    strong(&["could", "you"]),
-    strong(&["would", "you"]),
-    strong(&["will", "you"]),
-    strong(&["can", "u"]),
-    imperative(&["please"]),
-    imperative(&["make", "sure", "to"]),
-    imperative(&["make", "sure", "you"]),
-    imperative(&["be", "sure", "to"]),
-    imperative(&["don't", "forget", "to"]),
-    imperative(&["remember", "to"]),
-    weak(&["you", "need", "to"]),
-    weak(&["you", "have", "to"]),
-    weak(&["you", "should"]),
-];
-const TEAM: &[&[&str]] = &[
-    &["let's"],
-    &["let", "us"],
-    &["we", "need", "to"],
-    &["we", "have", "to"],
-    &["we've", "got", "to"],
-    &["we", "gotta"],
-    &["we", "should"],
-    &["we", "must"],
-];
-/// What follows a name to make it the owner: "Bob will …", "Bob needs to …".
-const NAMED: &[Pattern] = &[
-    strong(&["will"]),
-    strong(&["is", "going", "to"]),
-    strong(&["is", "gonna"]),
-    weak(&["needs", "to"]),
-    weak(&["has", "to"]),
-    weak(&["should"]),
-];
-/// Only after a marker: "Action item: Bob to send …".
-const NAMED_AFTER_MARKER: &[Pattern] = &[strong(&["to"]), strong(&["can"])];
-/// Markers, and whether their last word must carry a colon.
-const MARKERS: &[(&[&str], bool)] = &[
-    (&["action", "item"], false),
-    (&["action", "items"], false),
-    (&["todo"], false),
-    (&["to-do"], false),
-    (&["to", "do"], true),
-    (&["next", "step"], true),
-    (&["next", "steps"], true),
-];
-const QUESTION_WORDS: &[&str] =
-    &["what", "how", "where", "why", "who", "which", "when", "whether", "whatever", "do", "if"];
-const HANDOVER: &[&str] = &["have", "get", "ask"];
-const DESCRIBING: &[&str] = &["what", "whatever", "how", "why", "where", "if", "whether"];
-
 /// Object pronouns that make a commitment point back at something said before
 /// ("I'll draft it by Monday").
 const BACK_REFERENCES: &[&str] = &["it", "them", "that", "this", "one", "those", "these"];
-/// How many sentences back an acceptance looks for the request it answers,
-/// and how far a request looks for the person who answers it.
+/// How many sentences back an acceptance looks for the request it answers.
 const ANSWER_REACH: usize = 3;
 
 /// An item as found, before acceptances fold into the requests they answer.
@@ -152,10 +75,20 @@ struct Found {
 
 /// Action items of the whole meeting, in spoken order, each wording once.
 pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemDraft> {
+    find_at(sentences, context).into_iter().map(|(_, item)| item).collect()
+}
+
+/// Action items with the index of the sentence each was said in.
+pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, ActionItemDraft)> {
     let names = Names::new(sentences, context);
     let mut found: Vec<Found> = Vec::new();
     for (index, sentence) in sentences.iter().enumerate() {
-        for (text, owner, kind) in sentence_items(sentence, &names) {
+        let items = sentence_items(sentence, &names);
+        let offer = index.checked_sub(1).and_then(|before| accepted_offer(sentences, before));
+        if let Some(text) = offer.filter(|offer| !restated(offer, &items)) {
+            found.push(Found { sentence: index - 1, text, owner: Owner::Speaker, request: false });
+        }
+        for (text, owner, kind) in items {
             if kind == Kind::FirstPerson && owner == Owner::Speaker && refers_back(&text) {
                 accept(&mut found, sentences, index, &text);
                 continue;
@@ -169,12 +102,30 @@ pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemD
         .into_iter()
         .zip(repeated)
         .filter(|(item, repeated)| !repeated && seen.insert(words(&item.text).join(" ")))
-        .map(|(item, _)| item)
-        .map(|item| ActionItemDraft {
-            owner: resolve(item.owner, item.sentence, sentences, context),
-            text: item.text,
+        .map(|(item, _)| {
+            let asker = &sentences[item.sentence].speaker;
+            let text = if item.request {
+                from_asker(&item.text, asker)
+            } else {
+                without_listener(&item.text)
+            };
+            // The one asking is never the one asked, whatever the name seemed to say.
+            let owner = match item.owner {
+                Owner::Named(name) if item.request && name.eq_ignore_ascii_case(asker) => {
+                    Owner::OtherParty
+                }
+                owner => owner,
+            };
+            let owner = resolve(owner, item.sentence, sentences, context);
+            (item.sentence, ActionItemDraft { text, owner })
         })
         .collect()
+}
+
+/// Whether the answer to an offer says the task again ("Yes, book the big room").
+fn restated(offer: &str, items: &[(String, Owner, Kind)]) -> bool {
+    let verb = words(offer).first().cloned();
+    items.iter().any(|(text, _, _)| words(text).first() == verb.as_ref())
 }
 
 /// "Draft it by Monday": a task whose object is a pronoun.
@@ -256,16 +207,6 @@ fn resolve(owner: Owner, index: usize, sentences: &[Sentence], context: &Context
             }
         }),
     }
-}
-
-/// Who a request without a name was put to: the next other speaker (who
-/// answers it), else the one who spoke last before it.
-fn answerer(index: usize, sentences: &[Sentence]) -> Option<String> {
-    let speaker = &sentences[index].speaker;
-    let other = |s: &&Sentence| s.speaker != *speaker;
-    let next = sentences[index + 1..].iter().take(ANSWER_REACH).find(other);
-    let before = sentences[..index].iter().rev().take(ANSWER_REACH).find(other);
-    next.or(before).map(|s| s.speaker.clone())
 }
 
 fn sentence_items(sentence: &Sentence, names: &Names) -> Vec<(String, Owner, Kind)> {
@@ -430,13 +371,17 @@ fn item(
         Kind::Team => TEAM_STOPS,
         Kind::Marker => "",
     };
-    if norms.len() < 2 || is_vague(&norms) || stopped(stops, &norms) {
+    let private = hit.kind == Kind::FirstPerson && is_personal(&norms);
+    if norms.len() < 2 || is_vague(&norms) || stopped(stops, &norms) || private {
         return None;
     }
-    // "Would you sign it if they match the price?" asks about a maybe.
+    // "Would you sign it if they match the price?" and "If we get the budget, would you
+    // hire?" ask about a maybe; "If you have time, would you …" is only polite.
     let would =
         (hit.start..=hit.start + 1).any(|k| tokens.get(k).is_some_and(|t| t.norm == "would"));
-    if hit.kind == Kind::Request && would && norms.contains(&"if") {
+    let condition =
+        tokens[..hit.start].windows(2).any(|pair| pair[0].norm == "if" && pair[1].norm != "you");
+    if hit.kind == Kind::Request && would && (norms.contains(&"if") || condition) {
         return None;
     }
     if hit.weak && !is_concrete(&norms, hit.kind == Kind::Team) {
@@ -450,27 +395,4 @@ fn item(
         }
     }
     Some((text, owner))
-}
-
-/// A deadline said just before the trigger ("By Friday, I'll …", "Tomorrow I'll …").
-fn leading_deadline(tokens: &[Token], from: usize, start: usize) -> Option<String> {
-    let region = &tokens[from..start];
-    let norms: Vec<&str> = region.iter().map(|t| t.norm.as_str()).collect();
-    let first = deadline_start(&norms)?;
-    let span = &region[first..];
-    let adjacent = span.len() <= 2 || span.last().is_some_and(Token::has_comma);
-    if span.len() > 5 || !adjacent {
-        return None;
-    }
-    let mut parts: Vec<String> = span
-        .iter()
-        .map(|t| t.raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_string())
-        .filter(|raw| !raw.is_empty())
-        .collect();
-    if let Some(head) = parts.first_mut() {
-        if !is_calendar_word(&span[0].norm) {
-            *head = head.to_lowercase();
-        }
-    }
-    Some(parts.join(" "))
 }

@@ -1,18 +1,24 @@
 //! Decision detection: sentences that state what the meeting settled.
 //!
 //! A sentence is a decision when it carries an explicit cue ("we decided", "we agreed",
-//! "let's go with", "decision:") or a firm team future ("we will", "we're going to")
-//! followed by something other than talk about the meeting itself ("we'll see").
+//! "let's go with", "decision:"), a firm team future ("we will", "we're going to") or a
+//! team proposal ("let's …", "let us …") followed by something other than talk about
+//! the meeting itself ("we'll see", "let's move on", "let's grab a coffee").
 //! Questions, negations ("we haven't decided") and hypotheticals ("if we decide") are
 //! not decisions. A bare agreement ("Agreed.", "Sounds good.") turns the other
-//! speaker's preceding proposal into a decision.
+//! speaker's preceding proposal, a question too ("Should we …?"), into a decision.
+//! Each decision is written as a statement (`statement`).
 
-use crate::text::{near_duplicate, term_set, tidy_sentence, words};
+use crate::phrases::Lexicon;
+use crate::statement::statement;
+use crate::text::{leading_phrase, near_duplicate, term_set, words};
 use crate::transcript::Sentence;
 
 /// A decision as shown in the note.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Decision {
+    /// The sentence it was said in.
+    pub sentence: usize,
     pub speaker: String,
     pub text: String,
     pub agreed_by: Option<String>,
@@ -58,6 +64,16 @@ const STRONG: &[&str] = &[
     "go forward with",
     "the plan is to",
 ];
+/// What may not follow "let's": talk about the meeting, small talk and suppositions.
+const LETS_STOPS: &str = "see | start | get started | get going | get into | get back | move on \
+    | talk | discuss | begin | kick off | wrap | try | jump | dive | hear | continue | go back \
+    | go around | go over | go through | go first | recap | keep going | call it | say | just \
+    say | assume | imagine | pretend | suppose | take a step | take a look | take a minute | \
+    take a second | take a break | table | pause | break | focus | look | think | be | hope | \
+    face it | walk through | review | circle back | come back | park | take this offline | \
+    take it offline | know | grab | catch up | chat | hang | get lunch | get coffee | get a \
+    coffee | get together | do it | do this | do that | leave it | quickly | first | bring up \
+    | pull up | open | share | wait | touch base | start with | hop | just | not forget";
 const WEAK: &[&str] =
     &["we will", "we'll", "we're going to", "we are going to", "we're gonna", "we are gonna"];
 /// What may not follow a weak cue: talk about the meeting, or about uncertainty.
@@ -193,6 +209,29 @@ const AGREEMENT_WORDS: &[&str] = &[
     "fully",
 ];
 
+/// Words skipped before a proposal.
+const OPENERS: &[&str] = &["so", "okay", "ok", "and", "then", "well", "maybe", "alright"];
+/// How a yes-or-no question opens.
+const YES_OR_NO: &str = "should we | shall we | can we | could we | do we | do you want | \
+    would it | is it okay | is that okay | are we | how about | what about | why don't we | \
+    does that work | would you be okay";
+const SUGGESTIONS: &[&str] = &[
+    " should we ",
+    " shall we ",
+    " we should ",
+    " we could ",
+    " let's ",
+    " let us ",
+    " how about ",
+    " i suggest ",
+    " i propose ",
+    " i'd suggest ",
+    " i'd propose ",
+    " my suggestion is ",
+    " the proposal is ",
+    " the plan is ",
+];
+
 /// Lowercase words padded with spaces so cues match whole words only.
 fn phrase(text: &str) -> String {
     format!(" {} ", words(text).join(" "))
@@ -216,12 +255,34 @@ pub(crate) fn is_decision(text: &str) -> bool {
     {
         return true;
     }
-    WEAK.iter().any(|cue| {
+    let firm = WEAK.iter().any(|cue| {
         spoken.match_indices(&format!(" {cue} ")).any(|(at, matched)| {
             let next = spoken[at + matched.len()..].split(' ').next().unwrap_or_default();
             !next.is_empty() && !WEAK_STOPS.contains(&next)
         })
+    });
+    firm || proposes(&spoken)
+}
+
+/// "let's plan the offsite", not "let's see" or "let's grab a coffee".
+fn proposes(spoken: &str) -> bool {
+    [" let's ", " let us "].iter().any(|cue| {
+        spoken.match_indices(cue).any(|(at, matched)| {
+            let rest = spoken[at + matched.len()..].split_whitespace();
+            rest.clone().next().is_some() && leading_phrase(LETS_STOPS, rest).is_none()
+        })
     })
+}
+
+/// Whether a sentence puts something up for agreement: a yes-or-no question, a
+/// suggestion ("we could …", "how about …") or a decision already.
+fn is_proposal(text: &str) -> bool {
+    let spoken = phrase(text);
+    let opening = spoken.split_whitespace().skip_while(|w| OPENERS.contains(w));
+    let yes_or_no = leading_phrase(YES_OR_NO, opening).is_some();
+    let suggested = SUGGESTIONS.iter().any(|cue| spoken.contains(cue));
+    let stopped = spoken.contains(" let's ") && !proposes(&spoken);
+    !stopped && (yes_or_no || suggested || is_decision(text))
 }
 
 /// Whether a sentence is nothing but assent ("Agreed.", "Sounds good to me.").
@@ -233,16 +294,24 @@ fn is_bare_agreement(sentence: &Sentence) -> bool {
 }
 
 /// The decisions of a meeting in spoken order, near-duplicates removed.
-pub(crate) fn find(sentences: &[Sentence]) -> Vec<Decision> {
+pub(crate) fn find(sentences: &[Sentence], lexicon: &Lexicon) -> Vec<Decision> {
     let mut chosen: Vec<(&Sentence, Option<String>)> = Vec::new();
     for (at, sentence) in sentences.iter().enumerate() {
         if is_bare_agreement(sentence) {
-            let proposal = at.checked_sub(1).and_then(|before| sentences.get(before));
-            if let Some(proposal) = proposal {
-                let already = chosen.last().is_some_and(|(last, _)| last.index == proposal.index);
-                if proposal.speaker != sentence.speaker && proposal.word_count >= 4 && !already {
-                    chosen.push((proposal, Some(sentence.speaker.clone())));
+            let Some(proposal) = at.checked_sub(1).and_then(|before| sentences.get(before)) else {
+                continue;
+            };
+            let agreed_by = Some(sentence.speaker.clone());
+            let same = chosen.last().is_some_and(|(last, _)| last.index == proposal.index);
+            if let Some((last, by)) = chosen.last_mut().filter(|_| same) {
+                if by.is_none() && last.speaker != sentence.speaker {
+                    *by = agreed_by;
                 }
+            } else if proposal.speaker != sentence.speaker
+                && proposal.word_count >= 4
+                && is_proposal(&proposal.text)
+            {
+                chosen.push((proposal, agreed_by));
             }
         } else if sentence.word_count >= 3 && is_decision(&sentence.text) {
             chosen.push((sentence, None));
@@ -256,9 +325,11 @@ pub(crate) fn find(sentences: &[Sentence]) -> Vec<Decision> {
             continue;
         }
         seen.push(sentence);
+        let agreed = agreed_by.is_some();
         decisions.push(Decision {
+            sentence: sentence.index,
             speaker: sentence.speaker.clone(),
-            text: tidy_sentence(&sentence.text),
+            text: statement(sentences, sentence.index, agreed, lexicon),
             agreed_by,
         });
     }
@@ -278,6 +349,9 @@ mod tests {
             "We'll use Postgres for the new service.",
             "We're going to ship the beta on Monday.",
             "So that's agreed then, two hires this quarter.",
+            "Let's plan it for the second week of next month.",
+            "Sounds good, let us move the launch to May.",
+            "Okay, so we'll launch in May.",
         ] {
             assert!(is_decision(text), "{text}");
         }
@@ -292,6 +366,12 @@ mod tests {
             "We're going to talk about the budget next.",
             "If we go with blue we need new assets.",
             "We need to make a decision about pricing.",
+            "Let's see what the numbers say.",
+            "Let's grab a coffee after the call.",
+            "Let us look at the budget for the next quarter.",
+            "If the vendor says no, let's switch.",
+            "Should we go with vendor B?",
+            "How was your weekend?",
         ] {
             assert!(!is_decision(text), "{text}");
         }

@@ -5,23 +5,34 @@
 //! give byte-identical notes (no hash-map order, no clock, no randomness).
 //!
 //! The pipeline: Whisper segments are joined per speaker turn and split into whole
-//! sentences (`transcript`), ranked extractively (`scoring`), scanned for decisions
-//! (`decisions`) and for action items (`actions`, with `task` wording and `owners`),
-//! and written as Markdown (`render`).
+//! sentences (`transcript`), ranked extractively (`scoring`), scanned for noun phrases
+//! (`phrases`) and cut into topics (`topics`), for decisions (`decisions`, written as
+//! statements by `statement`) and for action items (`actions`, with `triggers`, `task`
+//! wording, `owners` and `addressee`). The summary is written from the topics,
+//! decisions and tasks (`outline`); key points are condensed sentences (`points`,
+//! `condense`); everything is written as Markdown (`render`).
 
 mod actions;
+mod addressee;
+mod condense;
 mod decisions;
+mod outline;
 mod owners;
+mod phrases;
+mod points;
 mod render;
 mod scoring;
+mod statement;
 mod task;
 mod text;
+mod topics;
 mod transcript;
+mod triggers;
 
 use recorder_domain::NoteKind;
 
-use crate::text::tidy_sentence;
-use crate::transcript::Sentence;
+use crate::outline::Outline;
+use crate::phrases::Lexicon;
 
 /// One transcript segment as the speech recogniser produced it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -69,9 +80,14 @@ pub fn generate(kind: NoteKind, lines: &[Line], context: &Context) -> Generated 
         return Generated { content_md: render::NO_SPEECH.to_string(), action_items };
     }
     let content_md = match kind {
-        NoteKind::Summary | NoteKind::Custom => summary(&sentences, context),
+        NoteKind::Summary | NoteKind::Custom => {
+            render::paragraph(&Outline::new(&sentences, context).summary(sentences.len()))
+        }
         NoteKind::KeyPoints => key_points(&sentences, context),
-        NoteKind::Decisions => render::decisions(&decisions::find(&sentences)),
+        NoteKind::Decisions => {
+            let lexicon = Lexicon::new(&sentences, context);
+            render::decisions(&decisions::find(&sentences, &lexicon))
+        }
         NoteKind::ActionItems => {
             let items = actions::find(&sentences, context);
             let content_md = render::checklist(&items);
@@ -86,23 +102,12 @@ pub fn action_items(lines: &[Line], context: &Context) -> Vec<ActionItemDraft> {
     actions::find(&transcript::sentences(lines), context)
 }
 
-/// The central sentences as one paragraph, in spoken order.
-fn summary(sentences: &[Sentence], context: &Context) -> String {
-    let scores = scoring::rank(sentences, &context.title);
-    let chosen = scoring::select(sentences, &scores, scoring::summary_size(sentences.len()));
-    let texts: Vec<String> = chosen.iter().map(|at| tidy_sentence(&sentences[*at].text)).collect();
-    render::paragraph(&texts)
-}
-
-/// The most important distinct sentences, each with its speaker.
-fn key_points(sentences: &[Sentence], context: &Context) -> String {
-    let scores = scoring::rank(sentences, &context.title);
-    let chosen = scoring::select(sentences, &scores, scoring::key_point_size(sentences.len()));
-    let points: Vec<(String, String)> = chosen
-        .iter()
-        .map(|at| (sentences[*at].speaker.clone(), tidy_sentence(&sentences[*at].text)))
-        .collect();
-    render::attributed(&points)
+/// Condensed points, or a note on why there are none.
+fn key_points(sentences: &[transcript::Sentence], context: &Context) -> String {
+    let outline = Outline::new(sentences, context);
+    let points = points::key_points(sentences, &outline);
+    let outcomes = !outline.decisions.is_empty() || !outline.items.is_empty();
+    render::bullets(&points, if outcomes { render::ONLY_OUTCOMES } else { render::NO_KEY_POINTS })
 }
 
 #[cfg(test)]

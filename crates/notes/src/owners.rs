@@ -102,7 +102,7 @@ const GREETINGS: &[&str] = &["hey", "hi", "hello", "thanks"];
 /// Words that may precede a vocative at the start of a clause ("So, Alice, …").
 pub(crate) const CLAUSE_OPENERS: &[&str] = &[
     "so", "and", "also", "okay", "ok", "then", "now", "just", "but", "oh", "alright", "yeah",
-    "well", "right",
+    "yes", "well", "right",
 ];
 
 pub(crate) struct Names {
@@ -122,7 +122,7 @@ fn is_name_word(word: &str) -> bool {
 
 /// The name words of an attendee entry: "Alice Smith <alice@x.io>", "bob.jones@x.io", "Carol".
 /// A speaker label that is a person's name.
-fn is_named_speaker(label: &str) -> bool {
+pub(crate) fn is_named_speaker(label: &str) -> bool {
     let generic = label.eq_ignore_ascii_case("them")
         || label.eq_ignore_ascii_case("everyone")
         || label.strip_prefix("Speaker ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));

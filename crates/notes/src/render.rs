@@ -7,6 +7,9 @@ use crate::ActionItemDraft;
 pub(crate) const NO_SPEECH: &str = "_No speech was transcribed._";
 pub(crate) const NO_DECISIONS: &str = "_No decisions were recorded._";
 pub(crate) const NO_ACTION_ITEMS: &str = "_No action items were found._";
+pub(crate) const NO_KEY_POINTS: &str = "_No key points were found._";
+pub(crate) const ONLY_OUTCOMES: &str =
+    "_Nothing was discussed beyond the decisions and action items._";
 
 /// Escapes the characters that carry meaning inline in CommonMark.
 pub(crate) fn escape(text: &str) -> String {
@@ -33,18 +36,17 @@ fn escape_line_start(text: &str) -> String {
     escaped
 }
 
-/// Sentences as one paragraph.
-pub(crate) fn paragraph(sentences: &[String]) -> String {
-    escape_line_start(&sentences.join(" "))
+/// Text as one paragraph.
+pub(crate) fn paragraph(text: &str) -> String {
+    escape_line_start(text)
 }
 
-/// `- **Speaker:** sentence` per item.
-pub(crate) fn attributed(items: &[(String, String)]) -> String {
-    items
-        .iter()
-        .map(|(speaker, text)| format!("- **{}:** {}", escape(speaker), escape(text)))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// `- point` per point, or `empty` when there are none.
+pub(crate) fn bullets(points: &[String], empty: &str) -> String {
+    if points.is_empty() {
+        return empty.to_string();
+    }
+    points.iter().map(|point| format!("- {}", escape(point))).collect::<Vec<_>>().join("\n")
 }
 
 /// The decisions list, or a note that there were none.
@@ -84,8 +86,8 @@ mod tests {
     #[test]
     fn markup_in_transcript_text_is_escaped() {
         assert_eq!(escape("use *args and <b>x_y</b>"), "use \\*args and \\<b\\>x\\_y\\</b\\>");
-        assert_eq!(paragraph(&["1. First point.".into()]), "1\\. First point.");
-        assert_eq!(paragraph(&["- dash start.".into()]), "\\- dash start.");
+        assert_eq!(paragraph("1. First point."), "1\\. First point.");
+        assert_eq!(paragraph("- dash start."), "\\- dash start.");
     }
 
     #[test]
@@ -96,9 +98,11 @@ mod tests {
         ];
         assert_eq!(checklist(&items), "- [ ] Send the deck (Me)\n- [ ] Book the room (Everyone)");
         assert_eq!(checklist(&[]), NO_ACTION_ITEMS);
-        let points = [("Them".to_string(), "Budget is tight.".to_string())];
-        assert_eq!(attributed(&points), "- **Them:** Budget is tight.");
+        let points = ["Budget is tight (Them)".to_string()];
+        assert_eq!(bullets(&points, NO_KEY_POINTS), "- Budget is tight (Them)");
+        assert_eq!(bullets(&[], NO_KEY_POINTS), NO_KEY_POINTS);
         let agreed = Decision {
+            sentence: 0,
             speaker: "Them".into(),
             text: "Ship Monday.".into(),
             agreed_by: Some("Me".into()),

@@ -34,6 +34,8 @@ const SUMMARY_CUES: &[&str] = &[
 ];
 const SMALL_TALK: &[&str] = &[
     " can you hear me ",
+    " hear you ",
+    " hear me ",
     " can you see my screen ",
     " how are you ",
     " good morning ",
@@ -44,6 +46,11 @@ const SMALL_TALK: &[&str] = &[
     " thank you all ",
     " see you ",
     " talk soon ",
+    " talk to you later ",
+    " talk later ",
+    " catch you later ",
+    " enjoy your ",
+    " have a nice ",
     " have a good ",
     " have a great ",
     " you're on mute ",
@@ -120,7 +127,7 @@ fn adjustment(sentence: &Sentence, position: f64, title_terms: &BTreeSet<&str>) 
     if SUMMARY_CUES.iter().any(|cue| spoken.contains(cue)) {
         factor *= 1.15;
     }
-    if SMALL_TALK.iter().any(|cue| spoken.contains(cue)) {
+    if is_small_talk(sentence) {
         factor *= 0.3;
     }
     let distinct = term_set(&sentence.terms);
@@ -132,14 +139,20 @@ fn adjustment(sentence: &Sentence, position: f64, title_terms: &BTreeSet<&str>) 
     factor
 }
 
-/// How many sentences a summary shows: three, rising gently to five for long meetings.
+/// Whether a sentence is small talk ("can you hear me", "see you").
+pub(crate) fn is_small_talk(sentence: &Sentence) -> bool {
+    let spoken = format!(" {} ", words(&sentence.text).join(" "));
+    SMALL_TALK.iter().any(|cue| spoken.contains(cue))
+}
+
+/// How many topics a summary names: three, rising gently to five for long meetings.
 pub(crate) fn summary_size(sentences: usize) -> usize {
     (3 + sentences.saturating_sub(15) / 25).min(5)
 }
 
-/// How many key points to show: about a third of the sentences, between three and seven.
+/// How many key points to show: about a third of the sentences, between three and six.
 pub(crate) fn key_point_size(sentences: usize) -> usize {
-    sentences.div_ceil(3).clamp(3, 7)
+    sentences.div_ceil(3).clamp(3, 6)
 }
 
 /// The indexes of the `limit` best distinct sentences, in spoken order. Never empty
@@ -224,6 +237,6 @@ mod tests {
         assert_eq!(summary_size(60), 4);
         assert_eq!(summary_size(500), 5);
         assert_eq!(key_point_size(5), 3);
-        assert_eq!(key_point_size(100), 7);
+        assert_eq!(key_point_size(100), 6);
     }
 }

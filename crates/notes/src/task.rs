@@ -7,13 +7,13 @@
 //! "for me", "if you can") are removed; deadlines are kept.
 
 use crate::text::{
-    capitalise_first, deadline_start, fix_pronoun, is_hesitation, leading_phrase, listed,
-    trailing_phrase, Token,
+    capitalise_first, deadline_start, fix_pronoun, is_calendar_word, is_deadline_preposition,
+    is_hesitation, leading_phrase, listed, trailing_phrase, Token,
 };
 
 /// Words skipped between a trigger and its task.
 const LEAD_INS: &str =
-    "go ahead and | make sure to | make sure that i | be sure to | be able to | be willing \
+    "go ahead and | make sure to | make sure that i | make sure you | be sure to | be able to | be willing \
     to | do me a favor and | try to | try and | have to | need to | also | just | quickly \
     | definitely | probably | actually | then | please | kindly | mind | maybe | um | uh | \
     all | guys | both";
@@ -42,7 +42,8 @@ pub(crate) const FIRST_PERSON_STOPS: &str =
     move on | skip | share my screen | share the screen | give you a | never | not | \
     remember | shut | come back | make it | do my best | hand it over | take that as | \
     have a look now | read it out | note that | need | take it from | do is | do here | do \
-    now";
+    now | sleep | relax | rest | stay home | stay in | eat | hang out | have fun | enjoy | \
+    chill";
 /// Not a request when asked as "can you …", "please …".
 pub(crate) const REQUEST_STOPS: &str =
     "hear | see my | see the | see your | see this | see that | see it | see me | see what \
@@ -63,7 +64,8 @@ pub(crate) const TEAM_STOPS: &str =
     hear | continue | go back | recap | keep going | call it | say | assume | not | take a \
     step | table | pause | break | focus | look at | think | be | hope | get into | go \
     through | go over | walk through | review | take a look | circle back to that | circle \
-    back to this | come back | park | take this offline | take it offline";
+    back to this | come back | park | take this offline | take it offline | grab | get lunch | \
+    get coffee | get a coffee | get drinks | catch up | hang out";
 /// Whole tasks too vague for a checkbox unless more is said ("I'll let you know").
 const VAGUE_TASKS: &str =
     "let you know | get back to you | follow up | look into it | look into that | take care \
@@ -80,6 +82,11 @@ const TASK_VERBS: &str =
     rehearse compare shorten remove rename refund resolve escalate research";
 /// Verbs that would be discussion in the meeting itself, so not team tasks by themselves.
 const MEETING_VERBS: &str = "review check decide investigate plan outline talk discuss";
+/// Words that make a first-person plan a private one ("go back with my kids").
+const PERSONAL: &str = "kids kid children family wife husband son daughter mom dad mum parents \
+    brother sister dog cat gym beach hiking camping skiing wedding dentist doctor";
+/// Words that start a place or a thing, not a task ("I'm going to the beach").
+const DETERMINERS: &str = "the a an my our his her their this that";
 /// Tasks this vague are not worth a checkbox.
 const VAGUE: &str = "do it that this handle take one them so too";
 
@@ -162,11 +169,24 @@ pub(crate) fn is_vague(norms: &[&str]) -> bool {
 }
 
 /// Whether a task after a weak trigger is concrete: it has a deadline or starts with
-/// a task verb (team tasks exclude verbs that describe the meeting's own talk).
+/// a task verb. Team tasks exclude verbs that describe the meeting's own talk, and
+/// with such a verb only a deadline counts ("plan it by Friday", not "plan it for
+/// next month", which says when, not by when).
 pub(crate) fn is_concrete(norms: &[&str], team: bool) -> bool {
     let verb = norms.first().copied().unwrap_or_default();
-    let task_verb = listed(TASK_VERBS, verb) && !(team && listed(MEETING_VERBS, verb));
-    task_verb || deadline_start(norms).is_some()
+    let meeting_verb = team && listed(MEETING_VERBS, verb);
+    let task_verb = listed(TASK_VERBS, verb) && !meeting_verb;
+    let deadline = deadline_start(norms).is_some_and(|at| {
+        !meeting_verb || norms.get(at).is_some_and(|w| is_deadline_preposition(w))
+    });
+    task_verb || deadline
+}
+
+/// Whether a first-person plan is private or a place to go, not a task ("go back next
+/// month with my kids", "the dentist tomorrow").
+pub(crate) fn is_personal(norms: &[&str]) -> bool {
+    norms.first().is_some_and(|w| listed(DETERMINERS, w))
+        || norms.iter().any(|w| listed(PERSONAL, w))
 }
 
 /// The task as shown: hesitations dropped, "i" capitalised, outer punctuation trimmed,
@@ -179,6 +199,29 @@ pub(crate) fn wording(tokens: &[Token]) -> Option<String> {
         .trim_start_matches([',', ';', ':', '-', ' ', '.', '"', '\u{201c}'])
         .trim_end_matches(|c: char| !c.is_alphanumeric() && !matches!(c, ')' | '%' | '$'));
     (trimmed.split_whitespace().count() >= 2).then(|| capitalise_first(trimmed))
+}
+
+/// A deadline said just before the trigger ("By Friday, I'll …", "Tomorrow I'll …").
+pub(crate) fn leading_deadline(tokens: &[Token], from: usize, start: usize) -> Option<String> {
+    let region = &tokens[from..start];
+    let norms: Vec<&str> = region.iter().map(|t| t.norm.as_str()).collect();
+    let first = deadline_start(&norms)?;
+    let span = &region[first..];
+    let adjacent = span.len() <= 2 || span.last().is_some_and(Token::has_comma);
+    if span.len() > 5 || !adjacent {
+        return None;
+    }
+    let mut parts: Vec<String> = span
+        .iter()
+        .map(|t| t.raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_string())
+        .filter(|raw| !raw.is_empty())
+        .collect();
+    if let Some(head) = parts.first_mut() {
+        if !is_calendar_word(&span[0].norm) {
+            *head = head.to_lowercase();
+        }
+    }
+    Some(parts.join(" "))
 }
 
 #[cfg(test)]

@@ -163,6 +163,11 @@ fn base(word: &str) -> &str {
     word.strip_suffix('s').filter(|w| listed(WEEKDAYS, w)).unwrap_or(word)
 }
 
+/// "by", "before", "on": words that open a deadline ("by Friday").
+pub(crate) fn is_deadline_preposition(word: &str) -> bool {
+    listed(DEADLINE_PREPOSITIONS, word)
+}
+
 pub(crate) fn is_calendar_word(word: &str) -> bool {
     let word = base(word);
     listed(WEEKDAYS, word) || listed(MONTHS, word) || word == "may"
@@ -191,6 +196,16 @@ pub(crate) fn deadline_start(norms: &[&str]) -> Option<usize> {
         (listed(DEADLINE_PREPOSITIONS, norms[at]) && time_expression(norms, at + 1, true))
             || time_expression(norms, at, false)
     })
+}
+
+/// Past forms that do not end in "-ed".
+const IRREGULAR: &str = "spent went gone did done made took taken got gotten gave given found \
+    thought told sent came left kept met paid put ran saw seen set sold bought brought built \
+    held lost wrote written spoke spoken began begun chose chosen said knew known felt heard \
+    meant understood became grew fell stood sat won led broke broken forgot forgotten";
+/// Whether a word is a past form: "-ed" ("planned", not "need") or irregular ("spent").
+pub(crate) fn is_past(word: &str) -> bool {
+    (word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed")) || listed(IRREGULAR, word)
 }
 
 /// Uppercases the first letter.

@@ -67,6 +67,11 @@ pub struct Ai {
     pub local_url: String,
     pub model: Option<String>,
     pub cloud_base_url: Option<String>,
+    /// The notes model inside (`ai.provider: "embedded"`): an installed model's
+    /// name (`recorder models notes`); null: the first one installed. Beyond
+    /// the contract's keys.
+    #[serde(default)]
+    pub embedded_model: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -91,7 +96,7 @@ fn on() -> bool {
 
 pub const DECODINGS: [&str; 2] = ["greedy", "beam"];
 
-pub const PROVIDERS: [&str; 4] = ["builtin", "local", "anthropic", "openai_compatible"];
+pub const PROVIDERS: [&str; 5] = ["builtin", "embedded", "local", "anthropic", "openai_compatible"];
 
 /// The defaults written to a new `settings.json`.
 pub fn defaults() -> Value {
@@ -375,7 +380,12 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
         }
     }
     if !PROVIDERS.contains(&settings.ai.provider.as_str()) {
-        return fail("ai.provider must be builtin, local, anthropic or openai_compatible");
+        return fail(
+            "ai.provider must be builtin, embedded, local, anthropic or openai_compatible",
+        );
+    }
+    if settings.ai.embedded_model.as_deref().is_some_and(|name| !is_model_name(name)) {
+        return fail("ai.embedded_model must be null or a model name (letters, digits, . _ -)");
     }
     if !is_http_url(&settings.ai.local_url) {
         return fail("ai.local_url must be an http:// or https:// URL");
@@ -390,6 +400,13 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
         return fail("transcription.decoding must be greedy or beam");
     }
     Ok(())
+}
+
+/// 1 to 100 letters, digits, `.`, `_` and `-`, not starting with `.`.
+fn is_model_name(name: &str) -> bool {
+    (1..=100).contains(&name.len())
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
 
 /// An http(s) URL with a host.

@@ -14,6 +14,9 @@ pub struct Environment {
     pub policy_refresh_secs: Option<String>,
     /// `RECORDER_MODEL_PATH`
     pub model_path: Option<PathBuf>,
+    /// `RECORDER_NOTES_MODEL_PATH`: a GGUF model the notes model inside uses
+    /// instead of the data folder's `models/notes/`.
+    pub notes_model_path: Option<PathBuf>,
     /// `RECORDER_VAD_PATH`: Silero VAD weights to use instead of the data
     /// folder's `models/silero-vad.safetensors`.
     pub vad_path: Option<PathBuf>,
@@ -54,6 +57,7 @@ impl Environment {
             policy_path: path("RECORDER_POLICY_PATH"),
             policy_refresh_secs: text("RECORDER_POLICY_REFRESH_SECS"),
             model_path: path("RECORDER_MODEL_PATH"),
+            notes_model_path: path("RECORDER_NOTES_MODEL_PATH"),
             vad_path: path("RECORDER_VAD_PATH"),
             speaker_model_path: path("RECORDER_SPEAKER_MODEL_PATH"),
             model_base_url: text("RECORDER_MODEL_BASE_URL"),

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0003_retention.sql"),
     include_str!("../migrations/0004_speakers.sql"),
     include_str!("../migrations/0005_search_index.sql"),
+    include_str!("../migrations/0006_notes_writer.sql"),
 ];
 
 /// The schema version this build makes and reads.

@@ -34,6 +34,11 @@ pub struct NoteRecord {
     pub kind: String,
     pub template_id: Option<String>,
     pub content_md: String,
+    /// The engine that wrote it (`builtin`, `embedded`, `local`, …); None for
+    /// notes from before this was kept.
+    pub written_by: Option<String>,
+    /// Why the chosen engine did not write it, when the built-in one did.
+    pub fallback: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,7 +180,8 @@ impl crate::Store {
 
 fn notes(db: &Connection, seq: i64) -> StoreResult<Vec<NoteRecord>> {
     let mut query = db.prepare_cached(
-        "SELECT id, kind, template_id, content_md FROM notes WHERE meeting = ?1 ORDER BY seq",
+        "SELECT id, kind, template_id, content_md, written_by, fallback FROM notes \
+         WHERE meeting = ?1 ORDER BY seq",
     )?;
     let rows = query.query_map([seq], |row| {
         Ok(NoteRecord {
@@ -183,6 +189,8 @@ fn notes(db: &Connection, seq: i64) -> StoreResult<Vec<NoteRecord>> {
             kind: row.get(1)?,
             template_id: row.get(2)?,
             content_md: row.get(3)?,
+            written_by: row.get(4)?,
+            fallback: row.get(5)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -250,15 +258,17 @@ pub(crate) fn put_note_row(
         params![meeting, note.kind, note.template_id],
     )?;
     tx.execute(
-        "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO notes (id, meeting, kind, template_id, content_md, created_at, \
+         written_by, fallback) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             note.id.as_str(),
             meeting,
             note.kind,
             note.template_id,
             strip_match_sentinels(&note.content_md),
-            now
+            now,
+            note.written_by,
+            note.fallback
         ],
     )?;
     Ok(())

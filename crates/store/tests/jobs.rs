@@ -62,6 +62,8 @@ fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
             kind: "summary".into(),
             template_id: None,
             content_md: "Hello.".into(),
+            written_by: Some("builtin".into()),
+            fallback: None,
         }],
         action_items: Some(vec![]),
         processing_error: None,

@@ -48,6 +48,8 @@ fn note(text: &str) -> NoteRecord {
         kind: "summary".into(),
         template_id: None,
         content_md: text.into(),
+        written_by: None,
+        fallback: None,
     }
 }
 

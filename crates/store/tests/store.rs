@@ -66,6 +66,8 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
         kind: "summary".into(),
         template_id: None,
         content_md: "The zebra plan was approved".into(),
+        written_by: None,
+        fallback: None,
     };
     store.put_note(&id, &note, 3_000).expect("note");
     let hits = store.search("zebra", 20).expect("search");

@@ -304,6 +304,8 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
             kind: kind.clone(),
             template_id: None,
             content_md: content.clone(),
+            written_by: Some("builtin".into()),
+            fallback: None,
         };
         store.put_note(&id, &note, meeting.started_at).expect("note");
     }

@@ -22,6 +22,11 @@ pub fn test_model() -> PathBuf {
     cached("ggml-tiny.en-q8_0.bin", "scripts/test-model.sh")
 }
 
+/// The test notes model, SmolLM2-135M-Instruct Q4_1 (`scripts/notes-model.sh`).
+pub fn notes_model() -> PathBuf {
+    cached("smollm2-135m-instruct-q4_1.gguf", "scripts/notes-model.sh")
+}
+
 /// Where `scripts/vad-model.sh` puts the Silero VAD weights.
 pub fn vad_model_path() -> PathBuf {
     test_models_dir().join("silero-vad.safetensors")

@@ -13,6 +13,10 @@ export const XTASK_BIN = process.env.XTASK_BIN ?? path.join(REPO, 'target', 'deb
 export const TEST_MODEL =
   process.env.RECORDER_TEST_MODEL ?? path.join(REPO, 'target', 'test-models', 'ggml-tiny.en-q8_0.bin');
 
+/** The SmolLM2-135M notes test model that `scripts/notes-model.sh` caches (as crates/test-support). */
+export const NOTES_TEST_MODEL =
+  process.env.RECORDER_TEST_NOTES_MODEL ?? path.join(REPO, 'target', 'test-models', 'smollm2-135m-instruct-q4_1.gguf');
+
 /** Where the screenshot test writes its PNGs. */
 export const SCREENSHOT_DIR = path.join(REPO, 'target', 'ui-screenshots');
 

@@ -255,7 +255,7 @@ export interface Meeting {
   status: string;
   attendees: { name: string }[];
   tags: string[];
-  notes?: { id: string; kind: string; content_md: string }[];
+  notes?: { id: string; kind: string; content_md: string; written_by?: string | null; fallback?: string | null }[];
   action_items?: ActionItem[];
   markers?: { id: string; at_ms: number; label: string }[];
   processing_error: string | null;

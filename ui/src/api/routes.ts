@@ -137,6 +137,10 @@ interface Only {
   '/ui/models/install': { post: { reply: S['ModelInstallReply']; body: S['ModelInstallRequest'] } };
   '/ui/models/add': { post: { reply: S['ModelAdded']; body: S['ModelAddRequest'] } };
   '/ui/models/{name}': { delete: { reply: S['ModelRemoval'] } };
+  '/ui/notes-models': { get: { reply: S['NotesModelList'] } };
+  '/ui/notes-models/install': { post: { reply: S['ModelInstallReply']; body: S['NotesModelInstallRequest'] } };
+  '/ui/notes-models/add': { post: { reply: S['ModelAdded']; body: S['NotesModelAddRequest'] } };
+  '/ui/notes-models/{name}': { delete: { reply: S['ModelRemoval'] } };
   '/ui/recording/start': { post: { reply: S['Meeting']; body: S['PersonStartRequest'] } };
   '/ui/recording/stop': { post: { reply: S['StopReply'] } };
   '/ui/recording/pause': { post: { reply: S['PauseReply']; body: S['PauseRequest'] } };

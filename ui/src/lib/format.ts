@@ -1,4 +1,5 @@
-// Words and numbers for people: app names, dates, durations, sizes, states and note kinds.
+// Words and numbers for people: app names, dates, durations, sizes, states, note kinds,
+// who wrote notes and how their writing goes.
 const APP_NAMES: Record<string, string> = {
   google_meet: 'Google Meet',
   zoom: 'Zoom',
@@ -103,6 +104,42 @@ export const NOTE_KINDS: Record<string, string> = {
 };
 export function noteKindLabel(kind: string): string {
   return NOTE_KINDS[kind] ?? kind;
+}
+
+const WRITTEN_BY: Record<string, string> = {
+  embedded: 'Written on this computer by the notes model',
+  builtin: 'Written by the built-in engine (extractive: sentences picked from the transcript)',
+  local: 'Written by your local model server',
+  anthropic: 'Written by Anthropic',
+  openai_compatible: 'Written by an OpenAI-compatible service',
+};
+/** Which engine wrote a note, for people; '' when it is not known (older notes). */
+export function writtenByLabel(writtenBy: string | null | undefined): string {
+  if (!writtenBy) return '';
+  return WRITTEN_BY[writtenBy] ?? `Written by ${writtenBy}`;
+}
+
+/** The notice of a note the built-in engine wrote because the chosen one could not. */
+export function fallbackNotice(fallback: string): string {
+  const reason = fallback.charAt(0).toUpperCase() + fallback.slice(1);
+  return `The built-in engine wrote these notes instead of the chosen one. ${reason.replace(/\.?$/, '.')}`;
+}
+
+const NOTES_STAGES: Record<string, string> = {
+  started: 'Notes: starting…',
+  generating: 'Notes: writing…',
+  saving: 'Notes: saving…',
+  waiting: 'Waiting for the recording to end',
+  done: 'Notes are ready.',
+  failed: 'Notes could not be written.',
+  canceled: 'Notes: canceled.',
+};
+/** How the writing of notes goes, from a `notes.progress` event. */
+export function notesStageText(p: { stage: string; provider: string | null; percent: number | null }): string {
+  if (p.stage === 'generating' && p.provider === 'embedded') {
+    return p.percent !== null ? `Writing notes on this computer… ${p.percent}%` : 'Writing notes on this computer…';
+  }
+  return NOTES_STAGES[p.stage] ?? `Notes: ${p.stage}`;
 }
 
 /** Percentage of a dBFS peak on a −60..0 dB scale. */

@@ -177,10 +177,17 @@ class Recording {
 }
 export const recording = new Recording();
 
+/** The last `notes.progress` of a meeting; `percent` only while the notes model inside writes. */
+export interface NotesProgress {
+  stage: string;
+  provider: string | null;
+  percent: number | null;
+}
+
 /** Progress of work on meetings: transcription position and notes stages. */
 class Progress {
   transcription = $state<Record<string, { position_ms: number; duration_ms: number | null }>>({});
-  notes = $state<Record<string, { stage: string; provider: string | null }>>({});
+  notes = $state<Record<string, NotesProgress>>({});
   status = $state<Record<string, string>>({});
 
   percent(meetingId: string): number | null {
@@ -197,7 +204,7 @@ class Progress {
       };
     });
     events.on('notes.progress', ({ data }) => {
-      this.notes[data.meeting_id] = { stage: data.stage, provider: data.provider ?? null };
+      this.notes[data.meeting_id] = { stage: data.stage, provider: data.provider ?? null, percent: data.percent ?? null };
     });
     events.on('meeting.updated', ({ data }) => {
       if (data.status) this.status[data.meeting_id] = data.status;

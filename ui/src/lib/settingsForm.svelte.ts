@@ -28,6 +28,22 @@ class SettingsForm {
     }
   }
 
+  /** Reads settings.json again (changed elsewhere), keeping the unsaved edits of each section. */
+  async refresh(): Promise<void> {
+    if (!this.doc) return this.load();
+    try {
+      const doc = await api.get('/ui/settings');
+      const draft = clone(doc);
+      for (const section of Object.keys(this.draft)) {
+        if (this.dirty(section)) draft[section] = this.draft[section];
+      }
+      this.doc = doc;
+      this.draft = draft;
+    } catch {
+      // keep what is shown; the next save reports any problem
+    }
+  }
+
   get(section: string, key: string): Json {
     return this.draft[section]?.[key] ?? null;
   }

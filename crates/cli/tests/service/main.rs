@@ -10,6 +10,7 @@ mod capture;
 mod cli;
 mod concurrency;
 mod disk_full;
+mod embedded_notes;
 mod errors;
 mod events;
 mod export;

@@ -481,3 +481,47 @@ async fn speaker_weights_are_checked_then_installed_and_used_from_the_data_folde
     );
     assert_eq!(voices().await["model_installed"], true, "picked up without a restart");
 }
+
+#[tokio::test]
+async fn a_notes_model_download_that_fails_its_checksum_is_discarded_and_in_the_ledger() {
+    const NOTES_FILE: &str = "Qwen3-1.7B-Q8_0.gguf";
+    let mirror = Mirror::start(fake_model(), false);
+    let service = start_with_mirror(&mirror, |_| {});
+    let list = ui(&service, Method::GET, "/ui/notes-models", None).await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    let qwen = entry(&list.body, NOTES_FILE);
+    assert_eq!((&qwen["name"], &qwen["licence"]), (&json!("qwen3-1.7b"), &json!("Apache-2.0")));
+    assert_eq!((&qwen["installed"], &list.body["active"]), (&json!(false), &Value::Null));
+
+    let body = json!({"name": "qwen3-1.7b"});
+    let started = ui(&service, Method::POST, "/ui/notes-models/install", Some(&body)).await;
+    assert_eq!(started.status, 202, "{}", started.text);
+    assert_eq!(started.body["file_name"], NOTES_FILE);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let model = loop {
+        let list = ui(&service, Method::GET, "/ui/notes-models", None).await.body;
+        let model = entry(&list, NOTES_FILE).clone();
+        if model["downloading"].is_null() {
+            break model;
+        }
+        assert!(Instant::now() < deadline, "the download never ended: {model}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(model["installed"], false);
+    let error = model["error"].as_str().expect("the failure is kept");
+    assert!(error.contains("SHA-256") && error.contains("discarded"), "{error}");
+    let folder = service.data_dir().join("models").join("notes");
+    assert!(!folder.join(NOTES_FILE).exists());
+    assert!(!folder.join(format!("{NOTES_FILE}.part")).exists());
+    assert_eq!(mirror.requests(), [(format!("/mirror/{NOTES_FILE}"), String::new())]);
+    let entries = ledger(&service).await;
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(entries[0]["url"], format!("http://127.0.0.1:{}/mirror/{NOTES_FILE}", mirror.port));
+    assert_eq!(entries[0]["purpose"], "model download");
+    let settings = ui(&service, Method::GET, "/ui/settings", None).await.body;
+    assert_eq!(settings["ai"]["provider"], "builtin", "a failed download changes nothing");
+    let unknown = json!({"name": "gpt-5"});
+    ui(&service, Method::POST, "/ui/notes-models/install", Some(&unknown))
+        .await
+        .expect_error(400, "invalid_request");
+}

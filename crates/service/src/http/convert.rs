@@ -41,7 +41,13 @@ pub fn meeting_with_parts(
 pub fn note(record: NoteRecord) -> api::Note {
     // A kind this version does not know (none is written) reads as custom.
     let kind = NoteKind::parse(&record.kind).unwrap_or(NoteKind::Custom);
-    api::Note { id: record.id, kind, content_md: record.content_md }
+    api::Note {
+        id: record.id,
+        kind,
+        content_md: record.content_md,
+        written_by: record.written_by,
+        fallback: record.fallback,
+    }
 }
 
 pub fn action_item(record: ActionItemRecord) -> api::ActionItem {

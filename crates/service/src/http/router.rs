@@ -21,8 +21,8 @@ use crate::base::error::ApiError;
 use crate::http::assets;
 use crate::http::handlers::{
     ai, audio, diagnostics, events, export, identity, import, imports, ledger, license, meetings,
-    models, notes, pairing, policy, prompts, recording, search, sessions, settings, speakers,
-    system, templates, transcript,
+    models, notes, notes_models, pairing, policy, prompts, recording, search, sessions, settings,
+    speakers, system, templates, transcript,
 };
 use crate::state::AppState;
 
@@ -53,6 +53,8 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::KeyRequest, recorder_api_types::AiKeyList,
         recorder_api_types::AudioInfo, recorder_api_types::ExportRequest,
         recorder_api_types::ExportReply,
+        recorder_api_types::NotesModelList, recorder_api_types::NotesModelInstallRequest,
+        recorder_api_types::NotesModelAddRequest,
     )),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
 )]
@@ -128,6 +130,10 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/models/install", post(models::install_model))
         .route("/ui/models/add", post(models::add_model))
         .route("/ui/models/{name}", delete(models::remove_model))
+        .route("/ui/notes-models", get(notes_models::list))
+        .route("/ui/notes-models/install", post(notes_models::install))
+        .route("/ui/notes-models/add", post(notes_models::add))
+        .route("/ui/notes-models/{name}", delete(notes_models::remove))
         .route("/ui/recording/start", post(recording::start_recording))
         .route("/ui/recording/stop", post(recording::stop))
         .route("/ui/recording/pause", post(recording::pause_recording))

@@ -5,6 +5,7 @@
 //! `models.installed` or `error`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use recorder_api_types::{
@@ -44,8 +45,36 @@ pub fn start(
     if !state.models.downloads.try_begin(entry.file_name) {
         return Err(already_downloading(entry.file_name));
     }
-    tokio::spawn(run(state.clone(), entry, url));
+    let checked = entry.clone();
+    let target = Target {
+        model: entry.id().to_string(),
+        file_name: entry.file_name.to_string(),
+        folder: state.core.data_dir.models(),
+        size_bytes: entry.size_bytes,
+        what: "transcription model",
+        check: Arc::new(move |path| {
+            catalogue::verify_file(&checked, path).map_err(|error| error.to_string())
+        }),
+    };
+    tokio::spawn(run(state.clone(), target, url));
     Ok((true, reply(InstallStatus::Downloading)))
+}
+
+/// Checks a whole download (size, checksum, format); blocking.
+pub type Check = Arc<dyn Fn(&Path) -> Result<(), String> + Send + Sync>;
+
+/// A file to download into the data folder and how to check it.
+pub struct Target {
+    /// The model's name in events (`base.en-q8_0`, `qwen3-1.7b`).
+    pub model: String,
+    pub file_name: String,
+    pub folder: PathBuf,
+    /// The published size: a partial file longer than this starts over.
+    pub size_bytes: Option<u64>,
+    /// `transcription model` or `notes model`, for the log.
+    pub what: &'static str,
+    /// Checks the whole download (size, checksum, format); blocking.
+    pub check: Check,
 }
 
 pub fn already_downloading(file_name: &str) -> ApiError {
@@ -85,38 +114,41 @@ fn download_url(core: &Core, entry: &CatalogueEntry) -> Result<Url, ApiError> {
 }
 
 /// The background download; always ends the registry's record of it.
-async fn run(state: AppState, entry: &'static CatalogueEntry, url: Url) {
-    let result = fetch(&state, entry, url).await;
-    let model = entry.id();
+/// Returns the installed file.
+pub async fn run(state: AppState, target: Target, url: Url) -> Option<PathBuf> {
+    let result = fetch(&state, &target, url).await;
+    let (model, what) = (target.model.as_str(), target.what);
     match &result {
         Ok(path) => {
-            tracing::info!(model, "transcription model installed");
-            let path = path.display().to_string();
+            tracing::info!(model, "{what} installed");
             state.core.events.emit(Event::ModelsInstalled(ModelInstalled {
                 model: model.to_string(),
-                file_name: entry.file_name.to_owned(),
-                path,
+                file_name: target.file_name.clone(),
+                path: path.display().to_string(),
             }));
         }
         Err(message) => {
-            tracing::warn!(model, %message, "transcription model download failed");
+            tracing::warn!(model, %message, "{what} download failed");
             state.core.events.emit(Event::Error(ErrorEvent {
                 message: message.clone(),
                 meeting_id: None,
                 model: Some(model.to_string()),
-                file_name: Some(entry.file_name.to_owned()),
+                file_name: Some(target.file_name.clone()),
             }));
         }
     }
-    state.models.downloads.finish(entry.file_name, result.err());
+    let installed = result.as_ref().ok().cloned();
+    state.models.downloads.finish(&target.file_name, result.err());
+    installed
 }
 
 /// Downloads, verifies and renames; returns the installed file's path.
-async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<PathBuf, String> {
-    let folder = state.core.data_dir.models();
-    let failed = |error: &dyn std::fmt::Display| format!("installing {}: {error}", entry.file_name);
+async fn fetch(state: &AppState, target: &Target, url: Url) -> Result<PathBuf, String> {
+    let folder = target.folder.clone();
+    let failed =
+        |error: &dyn std::fmt::Display| format!("installing {}: {error}", target.file_name);
     tokio::fs::create_dir_all(&folder).await.map_err(|e| failed(&e))?;
-    let part = folder.join(format!("{}.part", entry.file_name));
+    let part = folder.join(format!("{}.part", target.file_name));
     let mut file = tokio::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -127,10 +159,10 @@ async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<Pat
         .map_err(|e| failed(&e))?;
     let kept = file.metadata().await.map_err(|e| failed(&e))?.len();
     // A partial file longer than the model cannot be its beginning.
-    let resume_from = if entry.size_bytes.is_some_and(|size| kept > size) { 0 } else { kept };
+    let resume_from = if target.size_bytes.is_some_and(|size| kept > size) { 0 } else { kept };
     let mut request = OutboundRequest::new(Method::GET, url, PURPOSE);
     request.timeout = IDLE_TIMEOUT;
-    let mut progress = Progress::new(state, entry);
+    let mut progress = Progress::new(state, target);
     let downloaded = state
         .core
         .egress
@@ -145,17 +177,17 @@ async fn fetch(state: &AppState, entry: &CatalogueEntry, url: Url) -> Result<Pat
     }
     file.sync_all().await.map_err(|e| failed(&e))?;
     drop(file);
-    verify(entry, &part).await.map_err(|e| failed(&e))?;
-    let installed = folder.join(entry.file_name);
+    verify(target, &part).await.map_err(|e| failed(&e))?;
+    let installed = folder.join(&target.file_name);
     tokio::fs::rename(&part, &installed).await.map_err(|e| failed(&e))?;
     Ok(installed)
 }
 
 /// Checks the downloaded file; a file that fails is deleted (the next attempt
 /// starts over).
-async fn verify(entry: &CatalogueEntry, part: &Path) -> Result<(), String> {
-    let (checked, path) = (entry.clone(), part.to_path_buf());
-    let result = tokio::task::spawn_blocking(move || catalogue::verify_file(&checked, &path))
+async fn verify(target: &Target, part: &Path) -> Result<(), String> {
+    let (check, path) = (target.check.clone(), part.to_path_buf());
+    let result = tokio::task::spawn_blocking(move || check(&path))
         .await
         .map_err(|error| format!("checking the download failed: {error}"))?;
     if let Err(error) = result {
@@ -176,24 +208,24 @@ async fn discard_if_empty(part: &Path) {
 /// Keeps the registry current and emits `models.download` at most every 250 ms.
 struct Progress<'a> {
     state: &'a AppState,
-    entry: &'a CatalogueEntry,
+    target: &'a Target,
     last_event: Option<Instant>,
 }
 
 impl<'a> Progress<'a> {
-    fn new(state: &'a AppState, entry: &'a CatalogueEntry) -> Self {
-        Progress { state, entry, last_event: None }
+    fn new(state: &'a AppState, target: &'a Target) -> Self {
+        Progress { state, target, last_event: None }
     }
 
     fn report(&mut self, received: u64, total: Option<u64>) {
-        self.state.models.downloads.progress(self.entry.file_name, received, total);
+        self.state.models.downloads.progress(&self.target.file_name, received, total);
         if self.last_event.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
             return;
         }
         self.last_event = Some(Instant::now());
         self.state.core.events.emit(Event::ModelsDownload(ModelDownload {
-            model: self.entry.id().to_string(),
-            file_name: self.entry.file_name.to_owned(),
+            model: self.target.model.clone(),
+            file_name: self.target.file_name.clone(),
             received,
             total,
         }));

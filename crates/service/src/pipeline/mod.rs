@@ -3,6 +3,7 @@
 //! at once would only be slower). A meeting moves transcribing → summarising →
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
+mod embedded;
 pub mod export;
 mod notes;
 pub mod notes_runs;
@@ -11,6 +12,7 @@ mod provider;
 pub mod speakers;
 pub mod templates;
 mod transcribe;
+mod written;
 
 use std::time::Duration;
 

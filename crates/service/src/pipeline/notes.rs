@@ -5,13 +5,15 @@
 
 use recorder_ai::{AiError, NotesRequest};
 use recorder_api_types::{Event, MeetingRef, NotesProgress};
-use recorder_domain::{ActionItemId, MeetingId, MeetingStatus, NoteId, NoteKind};
+use recorder_domain::{MeetingId, MeetingStatus, NoteKind};
 use recorder_egress::Verdict;
-use recorder_notes::{ActionItemDraft, Context, Generated, Line};
-use recorder_store::{ActionItemRecord, JobRecord, NoteRecord, NotesOutcome};
+use recorder_notes::{Context, Generated, Line};
+use recorder_store::{JobRecord, NotesOutcome};
 
 use crate::base::clock::now_ms;
+use crate::pipeline::embedded::Ask;
 use crate::pipeline::provider::{self, Refusal, Writer};
+use crate::pipeline::written::{builtin_note, outcome_of, Written};
 use crate::state::{AppState, Core};
 
 /// The kinds written when a meeting has just been transcribed.
@@ -107,6 +109,7 @@ pub fn announce_canceled(core: &Core, meeting_id: &MeetingId) {
         meeting_id: meeting_id.clone(),
         stage: "canceled".into(),
         provider: None,
+        percent: None,
     }));
     core.events.emit(Event::meeting_status(meeting_id, MeetingStatus::Ready));
 }
@@ -133,6 +136,7 @@ fn save(
             meeting_id: job.meeting_id.clone(),
             stage: "done".into(),
             provider: Some(provider.to_string()),
+            percent: None,
         }));
     }
     Ok(true)
@@ -151,8 +155,9 @@ struct Run<'a> {
     stop: tokio_util::sync::CancellationToken,
     runtime: tokio::runtime::Handle,
     writer: Writer,
-    /// Some note of this run came from the built-in engine instead.
-    fell_back: bool,
+    /// Why the chosen provider did not write (the last reason), when the
+    /// built-in engine wrote instead.
+    fallback: Option<String>,
 }
 
 impl<'a> Run<'a> {
@@ -162,13 +167,23 @@ impl<'a> Run<'a> {
         stop: tokio_util::sync::CancellationToken,
     ) -> Self {
         let runtime = tokio::runtime::Handle::current();
-        Run { state, job, stop, runtime, writer: Writer::Builtin, fell_back: false }
+        Run { state, job, stop, runtime, writer: Writer::Builtin, fallback: None }
     }
 
     fn provider_name(&self) -> &'static str {
-        match (&self.writer, self.fell_back) {
-            (Writer::Provider(config), false) => config.kind.as_str(),
+        match (&self.writer, &self.fallback) {
+            (Writer::Provider(config), None) => config.kind.as_str(),
+            (Writer::Embedded(_), None) => "embedded",
             _ => "builtin",
+        }
+    }
+
+    /// The provider writing now.
+    fn writer_name(&self) -> &'static str {
+        match &self.writer {
+            Writer::Provider(config) => config.kind.as_str(),
+            Writer::Embedded(_) => "embedded",
+            Writer::Builtin => "builtin",
         }
     }
 
@@ -177,12 +192,18 @@ impl<'a> Run<'a> {
             meeting_id: self.job.meeting_id.clone(),
             stage: stage.into(),
             provider: Some(self.provider_name().to_string()),
+            percent: None,
         }));
     }
 
     /// Picks the writer; a refused provider is logged (and, when policy
     /// refused it, recorded in the ledger as blocked).
     fn choose_writer(&mut self, first: &NotesRequest<'_>) {
+        match provider::embedded(self.state) {
+            Some(Ok(launch)) => return self.writer = Writer::Embedded(launch),
+            Some(Err(reason)) => return self.note_fallback(&reason),
+            None => {}
+        }
         let Some(choice) = provider::choose(self.state, &self.runtime) else {
             return;
         };
@@ -208,7 +229,7 @@ impl<'a> Run<'a> {
             reason,
             "notes: the built-in engine writes instead"
         );
-        self.fell_back = true;
+        self.fallback = Some(reason.to_string());
     }
 
     fn generate(
@@ -254,34 +275,77 @@ impl<'a> Run<'a> {
         self.choose_writer(&first);
         self.progress("started");
         self.progress("generating");
-        let mut outcome = NotesOutcome::default();
-        for kind in kinds {
-            let request = NotesRequest {
-                kind,
-                lines: &lines,
-                context: &context,
-                template: template.as_deref(),
-            };
-            let Some(generated) = self.write(&request) else {
-                return Ok(None);
-            };
-            outcome.notes.push(NoteRecord {
-                id: NoteId::generate(),
-                kind: kind.as_str().to_owned(),
-                template_id: template_id.filter(|_| kind == NoteKind::Custom).map(str::to_owned),
-                content_md: generated.content_md,
-            });
-            if let Some(drafts) = generated.action_items {
-                outcome.action_items = Some(action_items(drafts, &old_items));
+        let requests: Vec<NotesRequest<'_>> =
+            kinds.iter().map(|kind| NotesRequest { kind: *kind, ..first }).collect();
+        let Some(written) = self.write_all(&requests, note_kind.is_none()) else {
+            return Ok(None);
+        };
+        Ok(Some(outcome_of(written, template_id, &old_items)))
+    }
+
+    /// Every note asked for; None when the run is stopped.
+    fn write_all(&mut self, requests: &[NotesRequest<'_>], all: bool) -> Option<Vec<Written>> {
+        if let Writer::Embedded(launch) = &self.writer {
+            let launch = launch.clone();
+            match self.write_inside(&launch, requests, all)? {
+                Ok(written) => return Some(written),
+                Err(error) => {
+                    self.note_fallback(&error.to_string());
+                    self.writer = Writer::Builtin;
+                    self.progress("generating");
+                }
             }
         }
-        Ok(Some(outcome))
+        let mut written = Vec::with_capacity(requests.len());
+        for request in requests {
+            let (generated, by_provider) = self.write(request)?;
+            written.push(match by_provider {
+                true => Written::by(request.kind, generated, self.writer_name()),
+                false => Written::instead(request.kind, generated, self.fallback.clone()),
+            });
+        }
+        Some(written)
+    }
+
+    /// The notes from the model inside; a note it could not write comes from
+    /// the built-in engine, with the reason. Err when it could not write at all.
+    fn write_inside(
+        &mut self,
+        launch: &recorder_llm::worker::Launch,
+        requests: &[NotesRequest<'_>],
+        all: bool,
+    ) -> Option<Result<Vec<Written>, AiError>> {
+        let ask = match (all, requests.first()) {
+            (true, Some(first)) => Ask::All { lines: first.lines, context: first.context },
+            _ => Ask::Each(requests.to_vec()),
+        };
+        let notes = match super::embedded::write(
+            self.state,
+            &self.job.meeting_id,
+            launch,
+            ask,
+            &self.stop,
+        )? {
+            Ok(notes) => notes,
+            Err(error) => return Some(Err(error)),
+        };
+        let mut written = Vec::with_capacity(notes.len());
+        for (request, (kind, note)) in requests.iter().zip(notes) {
+            written.push(match note {
+                Ok(generated) => Written::by(kind, generated, "embedded"),
+                Err(error) => {
+                    self.note_fallback(&error.to_string());
+                    Written::instead(kind, builtin_note(request), self.fallback.clone())
+                }
+            });
+        }
+        Some(Ok(written))
     }
 
     /// One note, from the provider when it can, else from the built-in engine;
     /// `None` when the run is stopped (shutdown, or a canceled regeneration: a
     /// provider's answer is not waited for, it may never come).
-    fn write(&mut self, request: &NotesRequest<'_>) -> Option<Generated> {
+    fn write(&mut self, request: &NotesRequest<'_>) -> Option<(Generated, bool)> {
         if self.stop.is_cancelled() {
             return None;
         }
@@ -296,7 +360,7 @@ impl<'a> Run<'a> {
                 }
             })?;
             match answer {
-                Ok(generated) => return Some(generated),
+                Ok(generated) => return Some((generated, true)),
                 // This note only: the provider may do better on the next kind.
                 Err(AiError::Unusable(reason)) => {
                     self.note_fallback(&reason);
@@ -310,44 +374,6 @@ impl<'a> Run<'a> {
                 }
             }
         }
-        Some(builtin_note(request))
+        Some((builtin_note(request), false))
     }
-}
-
-/// The built-in engine's note. A custom note with a template gets the
-/// template's sections the engine understands; otherwise a summary.
-fn builtin_note(request: &NotesRequest<'_>) -> Generated {
-    let sections = request
-        .template
-        .filter(|_| request.kind == NoteKind::Custom)
-        .map(crate::pipeline::templates::builtin_sections)
-        .unwrap_or_default();
-    if sections.is_empty() {
-        return recorder_notes::generate(request.kind, request.lines, request.context);
-    }
-    let content_md = sections
-        .iter()
-        .map(|(heading, kind)| {
-            let note = recorder_notes::generate(*kind, request.lines, request.context);
-            format!("## {heading}\n\n{}", note.content_md.trim_end())
-        })
-        .collect::<Vec<_>>()
-        .join("\n\n");
-    Generated { content_md, action_items: None }
-}
-
-/// New action items; one that matches an earlier item keeps its id and `done`.
-fn action_items(drafts: Vec<ActionItemDraft>, old: &[ActionItemRecord]) -> Vec<ActionItemRecord> {
-    drafts
-        .into_iter()
-        .map(|draft| {
-            let earlier = old.iter().find(|item| item.text.eq_ignore_ascii_case(&draft.text));
-            ActionItemRecord {
-                id: earlier.map_or_else(ActionItemId::generate, |item| item.id.clone()),
-                text: draft.text,
-                owner: draft.owner,
-                done: earlier.is_some_and(|item| item.done),
-            }
-        })
-        .collect()
 }

@@ -7,6 +7,7 @@
 use recorder_ai::{NotesRequest, ProviderConfig, ProviderKind};
 use recorder_domain::{PolicyKey, PolicyValues};
 use recorder_egress::Verdict;
+use recorder_llm::worker::Launch;
 use recorder_settings::Settings;
 use url::Url;
 
@@ -15,7 +16,32 @@ use crate::state::{AppState, Core};
 /// Who writes the notes of this run.
 pub enum Writer {
     Builtin,
+    /// The model inside (`ai.provider: "embedded"`).
+    Embedded(Launch),
     Provider(ProviderConfig),
+}
+
+/// How to start the model inside, when the person chose it: Err says why it
+/// cannot write (no model installed).
+pub fn embedded(state: &AppState) -> Option<Result<Launch, String>> {
+    if state.config.settings.typed().ai.provider != "embedded" {
+        return None;
+    }
+    let Some(model) = crate::models::notes_models::active(&state.core, &state.config) else {
+        return Some(Err("no notes model is installed: add one in Settings, AI, or with \
+                         `recorder models add-notes FILE`"
+            .into()));
+    };
+    if let Err(error) = recorder_llm::gguf::inspect(&model.path) {
+        return Some(Err(format!("the notes model cannot be used: {error}")));
+    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get() as u32);
+    Some(Ok(Launch {
+        program: recorder_llm::worker::find_program(),
+        model: model.path,
+        threads,
+        context: None,
+    }))
 }
 
 /// A provider the person chose, and why it cannot be used (if it cannot).

@@ -14,6 +14,7 @@ pub mod license;
 pub mod meetings;
 pub mod models;
 pub mod notes;
+pub mod notes_models;
 pub mod pairing;
 pub mod policy;
 pub mod prompts;
