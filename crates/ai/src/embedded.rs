@@ -252,15 +252,14 @@ fn render(summary: String, parts: Vec<PartNotes>, names: &[String]) -> Written {
         .map(|item| ActionItemDraft { owner: owner(&item.owner, names), ..item })
         .collect();
     let note = |content_md: String| Ok(Generated { content_md, action_items: None });
-    let unusable = |what: &str| Err(AiError::Unusable(format!("the notes model's {what}")));
+    let unusable = |what: &str| Err(AiError::Unusable(format!("the notes model wrote {what}")));
     let decisions = match bullets(decisions) {
         text if text.is_empty() => NO_DECISIONS.to_string(),
         text => text,
     };
-    let summary =
-        if sentence(&summary, 5) { note(summary) } else { unusable("summary was no sentence") };
+    let summary = if sentence(&summary, 5) { note(summary) } else { unusable("no usable summary") };
     let key_points = match bullets(key_points) {
-        text if text.is_empty() => unusable("key points were empty"),
+        text if text.is_empty() => unusable("no key points"),
         text => note(text),
     };
     let items = Generated { content_md: actions::checklist(&items), action_items: Some(items) };

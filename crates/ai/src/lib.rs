@@ -120,6 +120,17 @@ pub enum AiError {
     Unusable(String),
 }
 
+impl AiError {
+    /// What went wrong, without the kind of failure in front (for a person).
+    pub fn reason(&self) -> &str {
+        match self {
+            AiError::Blocked(reason) | AiError::Unreachable(reason) | AiError::Unusable(reason) => {
+                reason
+            }
+        }
+    }
+}
+
 /// Generates one note of `request.kind`. `verdict` goes with every request sent,
 /// so a Block is recorded in the ledger and returned as [`AiError::Blocked`].
 pub async fn generate(

@@ -134,15 +134,7 @@ async fn list(client: &Client, json: bool) -> Result<(), Failure> {
 }
 
 fn row(model: &ModelEntry) -> Vec<String> {
-    let installed = match (&model.downloading, model.installed, &model.error) {
-        (Some(progress), _, _) => match progress.total.filter(|total| *total > 0) {
-            Some(total) => format!("downloading {}%", progress.received * 100 / total),
-            None => "downloading".to_string(),
-        },
-        (None, true, _) => "yes".to_string(),
-        (None, false, Some(_)) => "failed".to_string(),
-        (None, false, None) => "-".to_string(),
-    };
+    let installed = output::install_state(model.downloading, model.installed, &model.error);
     vec![
         model.name.clone(),
         model.quantization.clone().unwrap_or_else(|| "custom".to_string()),

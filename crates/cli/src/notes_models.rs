@@ -27,15 +27,7 @@ pub async fn list(client: &Client, json: bool) -> Result<(), Failure> {
 }
 
 fn row(model: &NotesModelEntry) -> Vec<String> {
-    let installed = match (&model.downloading, model.installed, &model.error) {
-        (Some(progress), _, _) => match progress.total.filter(|total| *total > 0) {
-            Some(total) => format!("downloading {}%", progress.received * 100 / total),
-            None => "downloading".to_string(),
-        },
-        (None, true, _) => "yes".to_string(),
-        (None, false, Some(_)) => "failed".to_string(),
-        (None, false, None) => "-".to_string(),
-    };
+    let installed = output::install_state(model.downloading, model.installed, &model.error);
     let dash = || "-".to_string();
     vec![
         model.name.clone(),

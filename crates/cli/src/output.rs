@@ -231,3 +231,20 @@ pub(crate) fn size(bytes: u64) -> String {
         format!("{mib:.1} MiB")
     }
 }
+
+/// A model's INSTALLED column: `downloading 40%`, `yes`, `failed` or `-`.
+pub(crate) fn install_state(
+    downloading: Option<recorder_api_types::DownloadProgress>,
+    installed: bool,
+    error: &Option<String>,
+) -> String {
+    match (downloading, installed, error) {
+        (Some(progress), _, _) => match progress.total.filter(|total| *total > 0) {
+            Some(total) => format!("downloading {}%", progress.received * 100 / total),
+            None => "downloading".to_string(),
+        },
+        (None, true, _) => "yes".to_string(),
+        (None, false, Some(_)) => "failed".to_string(),
+        (None, false, None) => "-".to_string(),
+    }
+}

@@ -108,7 +108,7 @@ export function noteKindLabel(kind: string): string {
 
 const WRITTEN_BY: Record<string, string> = {
   embedded: 'Written on this computer by the notes model',
-  builtin: 'Written by the built-in engine (extractive: sentences picked from the transcript)',
+  builtin: 'Written by the built-in engine (no language model: topics, decisions and tasks taken from the transcript)',
   local: 'Written by your local model server',
   anthropic: 'Written by Anthropic',
   openai_compatible: 'Written by an OpenAI-compatible service',

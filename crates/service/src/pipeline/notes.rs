@@ -290,7 +290,7 @@ impl<'a> Run<'a> {
             match self.write_inside(&launch, requests, all)? {
                 Ok(written) => return Some(written),
                 Err(error) => {
-                    self.note_fallback(&error.to_string());
+                    self.note_fallback(error.reason());
                     self.writer = Writer::Builtin;
                     self.progress("generating");
                 }
@@ -334,7 +334,7 @@ impl<'a> Run<'a> {
             written.push(match note {
                 Ok(generated) => Written::by(kind, generated, "embedded"),
                 Err(error) => {
-                    self.note_fallback(&error.to_string());
+                    self.note_fallback(error.reason());
                     Written::instead(kind, builtin_note(request), self.fallback.clone())
                 }
             });
