@@ -120,9 +120,10 @@ pub fn verify_file(entry: &NotesModelEntry, path: &Path) -> Result<(), String> {
     let size = std::fs::metadata(path).map_err(|error| error.to_string())?.len();
     let actual = sha256_file(path).map_err(|error| error.to_string())?;
     if !actual.eq_ignore_ascii_case(entry.sha256) {
+        tracing::warn!(file = entry.file_name, %actual, "a notes model download has the wrong SHA-256");
         return Err(format!(
-            "{}'s SHA-256 is {actual}, not the published {} ({size} bytes of {})",
-            entry.file_name, entry.sha256, entry.size_bytes
+            "{} does not match its published SHA-256 ({size} of {} bytes received)",
+            entry.file_name, entry.size_bytes
         ));
     }
     if size != entry.size_bytes {
@@ -191,7 +192,7 @@ mod tests {
         assert_eq!(verify_file(&entry, file.path()), Ok(()));
         let wrong = NotesModelEntry { sha256: CATALOGUE[0].sha256, ..entry.clone() };
         let error = verify_file(&wrong, file.path()).expect_err("checksum");
-        assert!(error.contains("not the published"), "{error}");
+        assert!(error.contains("does not match its published SHA-256"), "{error}");
         let short = NotesModelEntry { size_bytes: 4, ..entry };
         assert!(verify_file(&short, file.path()).expect_err("size").contains("has 3 bytes"));
     }
