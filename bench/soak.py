@@ -115,7 +115,9 @@ def start_service(work: pathlib.Path, files, policy_path) -> Service:
     `files` at --speed, its policy file `policy_path` re-read every second."""
     data = work / "data"
     data.mkdir()
-    (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True}}))
+    (data / "settings.json").write_text(json.dumps({"general": {"allow_remote_start": True},
+                                                     # the call has its silences; it must run its length
+                                                     "recording": {"stop_after_silence_min": 0}}))
     # A copy: a rebuild of target/debug/recorder mid-run changes nothing here.
     binary = copy_binary(BIN, work)
     env = service_env(RECORDER_MODEL_PATH=MODEL, RECORDER_POLICY_PATH=policy_path, RECORDER_POLICY_REFRESH_SECS=1,

@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['extension-dev/node_modules/**', 'extension-dev/test-results/**', 'extension-dev/playwright-report/**'] },
+  { ignores: ['extension-dev/node_modules/**', 'extension-dev/test-results/**', 'extension-dev/test-results-firefox/**', 'extension-dev/playwright-report/**'] },
   {
     files: ['extension/**/*.js'],
     ...js.configs.recommended,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs extension-dev's npm packages (lint, type check, Playwright, zip)
-# when node_modules is older than the lockfile or absent. The extension itself
-# (extension/) has no dependencies and no build step.
+# Installs extension-dev's npm packages (lint, type check, Playwright, zip,
+# web-ext for the Firefox build's lint, puppeteer-core to drive Firefox; none
+# downloads a browser) when node_modules is older than the lockfile or absent.
+# The extension itself (extension/) has no dependencies and no build step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

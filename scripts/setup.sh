@@ -57,6 +57,7 @@ command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 # The web app's browser tests drive Debian's Chromium (never a downloaded one).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
+command -v firefox-esr >/dev/null 2>&1 || need_apt+=(firefox-esr)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

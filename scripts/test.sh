@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo build --workspace --locked
+cargo build --workspace --all-targets --locked
 # The web app: its type check (svelte-check over the types generated from the
 # service's OpenAPI document) and lint.
 npm --prefix ui run check

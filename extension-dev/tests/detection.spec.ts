@@ -27,6 +27,7 @@ test.afterEach(async () => {
 });
 
 const prompts = () => w.proxy.requests('POST', '/v1/recording/prompt').length;
+const endedReports = () => w.proxy.requests('POST', '/v1/recording/ended').map((r) => JSON.parse(r.body) as Record<string, unknown>);
 
 async function pending(): Promise<Prompt[]> {
   return (await w.service.get<{ prompts: Prompt[] }>('/ui/prompts')).prompts;
@@ -92,17 +93,23 @@ for (const product of PRODUCTS) {
       await setState(tab, 'live');
       await pause(1500);
       expect(prompts(), 'one prompt per call').toBe(1);
+      expect(endedReports(), 'muting is no end of the call').toEqual([]);
 
       // Leave, decline the first card, join again: a new call asks again.
+      // Leaving tells the app the call ended, once, with the prompt's url.
       await decline(shown);
       await setState(tab, 'left');
+      await expect.poll(() => endedReports().length).toBe(1);
+      expect(endedReports()[0]).toEqual({ source_app: product.source_app, url: product.promptUrl });
       await pause(1500);
+      expect(endedReports()).toHaveLength(1);
       await setState(tab, 'lobby');
       await setState(tab, 'live');
       await expect.poll(prompts).toBe(2);
       const [again] = await pending();
       expect(again.prompt_id).not.toBe(shown.prompt_id);
       expect(await badge(w.browser)).toBe('');
+      expect(endedReports(), 'the new call is still on').toHaveLength(1);
       if (variant === 'real') {
         const popup = await openPopup(w.browser);
         await popup.getByText('Details', { exact: true }).click();
@@ -174,6 +181,59 @@ test('teams.live.com is recognised too, and a passcode in the link is not sent',
   expect(shown.source_app).toBe('teams');
   expect(shown.title).toBe('Family call');
   expect(shown.url).toBe('https://teams.live.com/meet/9398765432100');
+});
+
+test('teams.cloud.microsoft is recognised too; leaving reports its url', async () => {
+  await pair(w);
+  await serveMeetings(w.browser.context, 'real');
+  const tab = await w.browser.context.newPage();
+  const url = 'https://teams.cloud.microsoft/v2/?meetingjoin=true#/l/meetup-join/19:meeting_Y2xvdWQx@thread.v2/0';
+  await tab.goto(url);
+  await setTitle(tab, 'Cloud sync');
+  await setState(tab, 'live');
+  await expect.poll(prompts).toBe(1);
+  const [shown] = await pending();
+  expect(shown.source_app).toBe('teams');
+  expect(shown.title).toBe('Cloud sync');
+  expect(shown.url).toBe(url);
+  expect(new Set(shown.attendees.map((a) => a.name))).toEqual(new Set(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']));
+  await setState(tab, 'left');
+  await expect.poll(endedReports).toEqual([{ source_app: 'teams', url }]);
+});
+
+test('a call never asked about (unpaired throughout) reports no end', async () => {
+  await serveMeetings(w.browser.context, 'synthetic');
+  const tab = await openMeeting(w.browser.context, PRODUCTS[0]);
+  await setState(tab, 'live');
+  await pause(1500);
+  await setState(tab, 'left');
+  await pause(1500);
+  await tab.close();
+  await pause(1000);
+  expect(prompts()).toBe(0);
+  expect(endedReports()).toEqual([]);
+});
+
+test('a call whose page crashed, its tab then closed, is reported once by the worker alone', async () => {
+  await pair(w);
+  await serveMeetings(w.browser.context, 'synthetic');
+  const product = PRODUCTS[1];
+  const tab = await openMeeting(w.browser.context, product);
+  await setState(tab, 'live');
+  await expect.poll(prompts).toBe(1);
+  // The page's process dies: its detector says nothing more, ever.
+  const crashed = new Promise((resolve) => tab.once('crash', resolve));
+  const cdp = await w.browser.context.newCDPSession(tab);
+  void cdp.send('Page.crash').catch(() => undefined);
+  await crashed;
+  // Closed from the worker (Playwright's close waits on a page that answers).
+  const worker = await w.browser.worker();
+  const calls = await worker.evaluate(async () => (await chrome.storage.session.get('calls')).calls as Record<string, { tabId: number }>);
+  const [tabId] = Object.values(calls).map((c) => c.tabId);
+  await worker.evaluate((id) => chrome.tabs.remove(id), tabId);
+  await expect.poll(endedReports).toEqual([{ source_app: product.source_app, url: product.promptUrl }]);
+  await pause(1500);
+  expect(endedReports()).toHaveLength(1);
 });
 
 test('pages that are not meetings get no observer and send nothing', async () => {

@@ -10,6 +10,7 @@ import { EXTENSION, launch } from './helpers/browser';
 import * as rules from '../scripts/manifest-rules.mjs';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION, 'manifest.json'), 'utf8'));
+const firefox = JSON.parse(fs.readFileSync(path.join(EXTENSION, '..', 'extension-firefox', 'manifest.json'), 'utf8'));
 
 test('the manifest asks for nothing forbidden and only the loopback host', () => {
   expect(rules.manifestProblems(manifest)).toEqual([]);
@@ -37,6 +38,45 @@ test('the check fails on each forbidden permission or host', () => {
   expect(broken((m) => m.host_permissions.push('https://example.com/*'))).toEqual(['forbidden host permission: https://example.com/*']);
   expect(broken((m) => m.content_scripts[0].matches.push('https://*/*'))).toEqual(['content script on a non-meeting host: https://*/*']);
   expect(broken((m) => delete m.minimum_chrome_version)).toEqual(['minimum_chrome_version must be stated']);
+});
+
+test("the Firefox manifest asks for the same, with Firefox's background and add-on id", () => {
+  expect(rules.manifestProblems(firefox, 'firefox')).toEqual([]);
+  expect(rules.firefoxDrift(manifest, firefox)).toEqual([]);
+  expect(firefox.background).toEqual({ scripts: [manifest.background.service_worker], type: 'module' });
+  expect(firefox.browser_specific_settings.gecko.id).toBe('recorder@recorder.local');
+  expect(firefox.browser_specific_settings.gecko.strict_min_version).toBe('128.0');
+  expect(firefox.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
+  expect(firefox.minimum_chrome_version).toBeUndefined();
+  // Chrome's checks would pass it too, but for its background and version key.
+  expect(rules.manifestProblems(firefox, 'chrome')).toEqual([
+    'minimum_chrome_version must be stated',
+    'Chrome runs the worker as background.service_worker',
+  ]);
+});
+
+test("the Firefox checks fail on a manifest that drifts from Chrome's or lacks its own keys", () => {
+  const drifted = (change: (m: typeof firefox) => void) => {
+    const copy = structuredClone(firefox);
+    change(copy);
+    return [...rules.manifestProblems(copy, 'firefox'), ...rules.firefoxDrift(manifest, copy)];
+  };
+  expect(drifted((m) => m.permissions.push('tabs'))).toEqual(['extension-firefox/manifest.json differs from extension/manifest.json in "permissions"']);
+  expect(drifted((m) => m.content_scripts[2].matches.pop())).toEqual([
+    'extension-firefox/manifest.json differs from extension/manifest.json in "content_scripts"',
+  ]);
+  expect(drifted((m) => m.permissions.push('webRequest'))).toEqual([
+    'forbidden permission: webRequest',
+    'extension-firefox/manifest.json differs from extension/manifest.json in "permissions"',
+  ]);
+  expect(drifted((m) => (m.background = { service_worker: 'worker/worker.js', type: 'module' }))).toEqual([
+    'Firefox runs the worker as background.scripts',
+    'Firefox\'s background.scripts must be ["worker/worker.js"]',
+  ]);
+  expect(drifted((m) => delete m.browser_specific_settings.gecko.id)).toEqual(['browser_specific_settings.gecko.id must be recorder@recorder.local']);
+  expect(drifted((m) => (m.browser_specific_settings.gecko.strict_min_version = '115.0'))).toEqual([
+    'strict_min_version must be stated, at least 128.0',
+  ]);
 });
 
 test('no script reads media, evaluates strings or loads code from elsewhere', () => {

@@ -1,8 +1,9 @@
 /**
  * Nothing leaves the machine (CONTRACT §10): every request the browser made
  * during a whole session (pairing, a call going live, the person choosing to
- * record, the badge following the recording, a marker, the stop) went to the
- * service's base URL, and the token went nowhere else.
+ * record, the badge following the recording, a marker, muting, the call
+ * ending, the stop) went to the service's base URL, and the token went
+ * nowhere else.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,6 +66,10 @@ test('a whole session contacts the base URL and nothing else', async () => {
   await popup.reload();
   await popup.getByRole('button', { name: 'Add marker' }).click();
   await expect(popup.getByText(/Marker “Marker” added/)).toBeVisible();
+  await popup.getByRole('button', { name: 'Mute microphone', exact: true }).click();
+  await expect(popup.getByRole('button', { name: 'Unmute microphone', exact: true })).toBeVisible();
+  await setState(tab, 'left');
+  await expect.poll(() => w.proxy.requests('POST', '/v1/recording/ended').length).toBe(1);
   await w.service.call('POST', '/ui/recording/stop', { body: {} });
   await expect.poll(() => badge(w.browser), { timeout: 10_000 }).toBe('');
 
@@ -115,7 +120,9 @@ test('a whole session contacts the base URL and nothing else', async () => {
       'GET /v1/events',
       'GET /v1/health',
       'POST /v1/pair',
+      'POST /v1/recording/ended',
       'POST /v1/recording/marker',
+      'POST /v1/recording/mute',
       'POST /v1/recording/prompt',
     ].sort(),
   );

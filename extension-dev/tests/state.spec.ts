@@ -66,6 +66,45 @@ test('REC while recording (health poll), empty after stop (events), marker from 
   await expect(popup.getByText('Ready, not recording')).toBeVisible();
 });
 
+test("the popup mutes and unmutes your microphone in the recording; the app's own button shows there too", async () => {
+  test.setTimeout(180_000);
+  const popup = await pair(w);
+  await startRecording();
+  // Opening the popup asks for a health check: no wait for the 30 s poll.
+  await popup.reload();
+  await expect.poll(() => badge(w.browser), { timeout: 10_000 }).toBe('REC');
+  const mute = popup.getByRole('button', { name: 'Mute microphone', exact: true });
+  await expect(mute).toHaveAttribute('aria-pressed', 'false');
+  await shoot(popup, 'popup-recording');
+  await mute.click();
+  const unmute = popup.getByRole('button', { name: 'Unmute microphone', exact: true });
+  await expect(unmute).toHaveAttribute('aria-pressed', 'true');
+  await expect(popup.getByText('Recording, your microphone muted')).toBeVisible();
+  const sent = w.proxy.requests('POST', '/v1/recording/mute');
+  expect(sent.map((r) => JSON.parse(r.body))).toEqual([{ muted: true }]);
+  const health = () => w.service.get<{ recording: { muted?: boolean } }>('/v1/health');
+  expect((await health()).recording.muted).toBe(true);
+  await shoot(popup, 'popup-recording-muted');
+  await popup.emulateMedia({ colorScheme: 'dark' });
+  await shoot(popup, 'popup-recording-muted-dark');
+  await popup.emulateMedia({ colorScheme: 'light' });
+  // The app's own button: the worker hears `recording.muted` and the popup follows.
+  const fromApp = await w.service.call('POST', '/ui/recording/mute', { body: { muted: false } });
+  expect(fromApp.status, fromApp.text).toBe(200);
+  await expect(mute).toHaveAttribute('aria-pressed', 'false', { timeout: 5_000 });
+  // And the popup's button again, the other way.
+  await mute.click();
+  await expect(unmute).toHaveAttribute('aria-pressed', 'true');
+  await unmute.click();
+  await expect(mute).toHaveAttribute('aria-pressed', 'false');
+  expect((await health()).recording.muted).toBe(false);
+  expect(w.proxy.requests('POST', '/v1/recording/mute').map((r) => JSON.parse(r.body))).toEqual([{ muted: true }, { muted: true }, { muted: false }]);
+  // Stopped, the button goes with the recording.
+  await stopRecording();
+  await expect.poll(() => badge(w.browser), { timeout: 10_000 }).toBe('');
+  await expect(popup.locator('#mic-card')).toBeHidden();
+});
+
 test('a worker Chrome stopped reconnects with Last-Event-ID; a stop it missed shows at the next wake-up', async () => {
   test.setTimeout(180_000);
   const popup = await pair(w);

@@ -7,7 +7,10 @@
 // and the microphone is on; it then asks the service worker, once per call, to
 // prompt the app, and keeps asking (with back-off) while the call is live and
 // the app cannot be reached or is not paired. Leaving ends the call: joining
-// again prompts again. It reads the page's DOM and URL, never any media.
+// again prompts again. A call it asked about that ends (the person leaves, the
+// page goes to another meeting or away) is reported to the worker once, which
+// tells the app (`meeting.ended`); the worker also notices a closed tab. It
+// reads the page's DOM and URL, never any media.
 (() => {
   'use strict';
   /** @type {any} */
@@ -138,7 +141,11 @@
 
   /** @param {Product} product */
   function start(product) {
-    /** @type {{ key: string, prompted: boolean, ended: boolean, attempts: number, missingSince: number | null, outcome: string, message: string, promptedAt: number | null } | null} */
+    /**
+     * `id` names the call to the worker (prompt, end); `prompted`: the call went
+     * live and the worker was asked to prompt for it.
+     * @type {{ id: string, key: string, prompted: boolean, ended: boolean, attempts: number, missingSince: number | null, outcome: string, message: string, promptedAt: number | null } | null}
+     */
     let call = null;
     /** @type {MutationObserver | null} */
     let observer = null;
@@ -253,11 +260,19 @@
 
     /** @param {string} key */
     function newCall(key) {
-      return { key, prompted: false, ended: false, attempts: 0, missingSince: null, outcome: 'waiting for the microphone', message: '', promptedAt: null };
+      const id = `${product.source_app}:${crypto.randomUUID()}`;
+      return { id, key, prompted: false, ended: false, attempts: 0, missingSince: null, outcome: 'waiting for the microphone', message: '', promptedAt: null };
     }
 
+    /**
+     * The call is over. One the worker was asked to prompt for is reported
+     * (the worker knows which of them reached the app, and reports each once).
+     */
     function endCall() {
-      if (call) call.ended = true;
+      if (call) {
+        call.ended = true;
+        if (call.prompted) void send({ type: 'meeting.ended', call: call.id });
+      }
       call = null;
     }
 
@@ -277,7 +292,7 @@
       const began = performance.now();
       const body = meeting();
       sample(promptMs, performance.now() - began);
-      const answer = await send({ type: 'meeting.live', meeting: body });
+      const answer = await send({ type: 'meeting.live', call: current.id, meeting: body });
       if (current.ended) return;
       current.outcome = answer?.outcome ?? 'no answer';
       current.message = answer?.message ?? '';
@@ -339,8 +354,10 @@
     }
 
     ext.runtime.onMessage.addListener((message, _sender, sendResponse) => {
-      if (message?.type !== 'detector.details') return false;
-      sendResponse(details());
+      if (message?.type === 'detector.details') sendResponse(details());
+      // The worker asking, after the tab loaded something, whether a call it
+      // knows is still on in this frame.
+      else if (message?.type === 'detector.call') sendResponse({ call: call && !call.ended ? call.id : null });
       return false;
     });
 
@@ -348,8 +365,16 @@
     const onNavigate = () => schedule();
     global.navigation?.addEventListener('currententrychange', onNavigate);
     window.addEventListener('popstate', onNavigate);
+    // The page going away (another page, a reload, the tab closing) ends its
+    // call. Best effort: a browser may drop a message from a page it unloads,
+    // so the worker also checks a tab that loaded a page or closed (calls.js).
     window.addEventListener('pagehide', () => {
+      endCall();
       if (lastReport) void send({ type: 'detector.gone' });
+    });
+    // Back from the back-forward cache: look again (a call there is a new one).
+    window.addEventListener('pageshow', (event) => {
+      if (event.persisted) schedule();
     });
     evaluate();
   }

@@ -1,5 +1,6 @@
-// Microsoft Teams on the web: https://teams.microsoft.com/… and
-// https://teams.live.com/…. Teams is one single-page app for chat, calendar and
+// Microsoft Teams on the web: https://teams.microsoft.com/…,
+// https://teams.live.com/… and https://teams.cloud.microsoft/… (the address
+// Microsoft moves Teams for work to). Teams is one single-page app for chat, calendar and
 // calls, so the observer runs on the whole app; each check is two lookups.
 (() => {
   'use strict';
@@ -7,9 +8,11 @@
   const detector = /** @type {any} */ (globalThis).recorderDetector;
   const { cleanText, readAttendees } = detector;
 
+  const HOSTS = ['teams.microsoft.com', 'teams.live.com', 'teams.cloud.microsoft'];
+
   /** @param {URL} url */
   function meetingKey(url) {
-    if (url.hostname !== 'teams.microsoft.com' && url.hostname !== 'teams.live.com') return null;
+    if (!HOSTS.includes(url.hostname)) return null;
     let whole = url.pathname + url.hash;
     try {
       whole = decodeURIComponent(whole);

@@ -197,6 +197,20 @@ export const marker = (config, label) =>
   call(config, 'POST', '/v1/recording/marker', label ? { label } : {});
 
 /**
+ * A call the extension prompted for ended. The app answers whether the
+ * recording in progress came from it and now stops (`{ stopping, stops_at }`).
+ * @param {import('./config.js').Config} config
+ * @param {{ source_app: string, url: string }} what
+ */
+export const ended = (config, what) => call(config, 'POST', '/v1/recording/ended', { source_app: what.source_app, url: what.url });
+
+/**
+ * The person's microphone in the recording: silence while `muted`.
+ * @param {import('./config.js').Config} config @param {boolean} muted
+ */
+export const mute = (config, muted) => call(config, 'POST', '/v1/recording/mute', { muted });
+
+/**
  * Opens `/v1/events` once the service has proved itself; the caller reads the
  * body. Resolves to the failure instead when it has not (or there is no token).
  * @param {import('./config.js').Config} config

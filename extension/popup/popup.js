@@ -30,6 +30,14 @@ function ask(message) {
   return ext.runtime.sendMessage(message);
 }
 
+/**
+ * The countdown to the recording's own stop, while one runs.
+ * @type {{ reason: string, stops_at: number } | null}
+ */
+let ending = null;
+/** @type {ReturnType<typeof setInterval> | null} */
+let endingTimer = null;
+
 /** @param {any} status @param {{ baseUrl: string, paired: boolean }} config */
 function showStatus(status, config) {
   const state = config.paired ? status.state : 'unpaired';
@@ -52,7 +60,34 @@ function showStatus(status, config) {
   $('status-detail').textContent = detail;
   $('pair-form').hidden = state !== 'unpaired';
   $('marker-form').hidden = state !== 'recording';
+  $('mic-card').hidden = state !== 'recording';
   $('forget').hidden = !config.paired;
+  const muted = state === 'recording' && status.muted === true;
+  const mute = $('mute');
+  mute.setAttribute('aria-pressed', String(muted));
+  mute.textContent = muted ? 'Unmute microphone' : 'Mute microphone';
+  $('mic-note').textContent = muted
+    ? 'You are muted in the recording: silence is written for your microphone; the others are still recorded.'
+    : 'Mutes you in the recording only; the others are still recorded.';
+  if (state === 'recording' && muted && !status.paused) $('status-line').textContent = 'Recording, your microphone muted';
+  ending = state === 'recording' && status.ending && typeof status.ending.stops_at === 'number' ? status.ending : null;
+  showEnding();
+}
+
+/** "The call ended — stopping in 24 s", counted down each second. */
+function showEnding() {
+  const line = $('ending');
+  line.hidden = ending === null;
+  if (!ending) {
+    if (endingTimer) clearInterval(endingTimer);
+    endingTimer = null;
+    line.textContent = '';
+    return;
+  }
+  const left = Math.max(0, Math.ceil((ending.stops_at - Date.now()) / 1000));
+  const why = ending.reason === 'silence' ? 'Nothing heard for a while' : 'The call ended';
+  line.textContent = left > 0 ? `${why} — stopping in ${left} s` : `${why} — stopping…`;
+  endingTimer ??= setInterval(showEnding, 1000);
 }
 
 /** Asks the worker for a health check now (opening the popup is a good moment). */
@@ -87,6 +122,17 @@ async function pair(/** @type {SubmitEvent} */ event) {
   }
   input.value = '';
   await refresh();
+}
+
+async function toggleMute() {
+  const button = /** @type {HTMLButtonElement} */ ($('mute'));
+  const muted = button.getAttribute('aria-pressed') !== 'true';
+  $('mute-error').textContent = '';
+  setBusy('mute', true);
+  const answer = await ask({ type: 'popup.mute', muted });
+  setBusy('mute', false);
+  if (!answer?.ok) $('mute-error').textContent = answer?.message ?? 'Could not change the microphone.';
+  // The worker's new status repaints the button (storage.onChanged → render).
 }
 
 async function addMarker(/** @type {SubmitEvent} */ event) {
@@ -207,6 +253,7 @@ function attendeeText(attendees) {
 
 $('pair-form').addEventListener('submit', (event) => void pair(/** @type {SubmitEvent} */ (event)));
 $('marker-form').addEventListener('submit', (event) => void addMarker(/** @type {SubmitEvent} */ (event)));
+$('mute').addEventListener('click', () => void toggleMute());
 $('forget').addEventListener('click', async () => {
   await ask({ type: 'popup.forget' });
   await refresh();

@@ -97,10 +97,24 @@ async function onMessage(message, controller) {
   switch (message.event) {
     case 'recording.started':
       purpose = 'recording';
-      await setStatus({ state: 'recording', meetingId: data.meeting_id ?? null, title: data.title ?? null, paused: false });
+      await setStatus({
+        state: 'recording',
+        meetingId: data.meeting_id ?? null,
+        title: data.title ?? null,
+        paused: false,
+        muted: false,
+        ending: null,
+      });
       break;
     case 'recording.paused':
       await setStatus({ state: 'recording', paused: data.paused === true });
+      break;
+    case 'recording.muted':
+      await setStatus({ state: 'recording', muted: data.muted === true });
+      break;
+    case 'recording.ending':
+      // A countdown began (`stops_at`) or was called off (null).
+      await setStatus({ state: 'recording', ending: endingOf(data) });
       break;
     case 'recording.stopped': {
       // A replayed stop of an earlier recording says nothing about this one.
@@ -131,6 +145,20 @@ export async function forgetLastEventId() {
 /** @param {AbortController} controller */
 async function stopUnlessRecording(controller) {
   if ((await readStatus()).state !== 'recording') controller.abort();
+}
+
+/**
+ * The countdown `/v1/health` and `recording.ending` describe, or null.
+ * @param {any} data
+ * @returns {import('./status.js').Ending | null}
+ */
+export function endingOf(data) {
+  if (!data || typeof data.stops_at !== 'number') return null;
+  return {
+    reason: typeof data.reason === 'string' ? data.reason : 'call_ended',
+    stops_at: data.stops_at,
+    source_app: typeof data.source_app === 'string' ? data.source_app : null,
+  };
 }
 
 /** @param {string} text */

@@ -4,7 +4,7 @@
 import { forgetToken, loadConfig } from '../lib/config.js';
 import { ext } from '../lib/platform.js';
 import { health } from '../lib/service.js';
-import { follow, followingFor, forgetLastEventId, stopFollowing } from './follow.js';
+import { endingOf, follow, followingFor, forgetLastEventId, stopFollowing } from './follow.js';
 import { readStatus, setStatus } from './status.js';
 
 export const ALARM = 'health';
@@ -52,6 +52,8 @@ async function check() {
     state: 'recording',
     meetingId: recording.meeting_id ?? null,
     paused: recording.paused === true,
+    muted: recording.muted === true,
+    ending: endingOf(recording.ending),
   });
   void follow(config, HOOKS, { resume: true });
   return status;

@@ -3,6 +3,7 @@
 
 import { loadConfig, saveToken } from '../lib/config.js';
 import * as service from '../lib/service.js';
+import * as calls from './calls.js';
 import { becomeUnpaired, followAnswer, refresh } from './health.js';
 import { readStatus, setStatus } from './status.js';
 import { forgetTab, saveTabStatus } from './tabs.js';
@@ -23,10 +24,17 @@ export async function handle(message, sender) {
       return { ok: true };
     case 'popup.marker':
       return addMarker(typeof message.label === 'string' ? message.label.trim() : '');
+    case 'popup.mute':
+      return mute(message.muted === true);
     case 'options.changed':
       return { status: await refresh() };
     case 'meeting.live':
-      return promptFor(message.meeting);
+      return promptFor(message.meeting, whereOf(sender, message.call));
+    case 'meeting.ended': {
+      const where = whereOf(sender, message.call);
+      if (where) await calls.ended(where);
+      return { ok: true };
+    }
     case 'detector.status':
       if (sender.tab?.id !== undefined) await saveTabStatus(sender.tab.id, sender.frameId ?? 0, message.status);
       return { ok: true };
@@ -36,6 +44,18 @@ export async function handle(message, sender) {
     default:
       return { ok: false, message: 'unknown message' };
   }
+}
+
+/**
+ * Which tab, frame and call a detector's message is about (null when the
+ * message names no call or comes from no tab).
+ * @param {chrome.runtime.MessageSender} sender
+ * @param {unknown} call
+ * @returns {import('./calls.js').Where | null}
+ */
+function whereOf(sender, call) {
+  if (sender.tab?.id === undefined || typeof call !== 'string' || !call) return null;
+  return { tabId: sender.tab.id, frameId: sender.frameId ?? 0, call };
 }
 
 /** @param {import('../lib/config.js').Config} config */
@@ -75,14 +95,39 @@ async function addMarker(label) {
 }
 
 /**
+ * The person's microphone in the recording, from the popup's button.
+ * @param {boolean} muted
+ */
+async function mute(muted) {
+  const config = await loadConfig();
+  if (!config.token) return { ok: false, message: 'Pair with the app first.' };
+  const reply = await service.mute(config, muted);
+  if (reply.ok) {
+    const now = reply.body?.muted === true;
+    await setStatus({ state: 'recording', muted: now });
+    return { ok: true, muted: now };
+  }
+  if (reply.kind === 'unauthorized') await becomeUnpaired();
+  if (reply.kind === 'impostor') await setStatus({ state: 'impostor', message: reply.message });
+  if (reply.code === 'not_recording') await setStatus({ state: 'idle' });
+  return { ok: false, message: reply.message };
+}
+
+/**
  * Asks the app to show its record card. Answers whether the content script
  * should try again later: while unpaired or while the app is not running.
+ * The call is held (calls.js) from before the request, so that its end is
+ * reported even when it comes while the request is on its way.
  * @param {any} meeting
+ * @param {import('./calls.js').Where | null} where
  */
-async function promptFor(meeting) {
+async function promptFor(meeting, where) {
   const config = await loadConfig();
   if (!config.token) return { outcome: 'unpaired', retry: true };
+  if (where) await calls.asking(where, meeting);
   const reply = await service.prompt(config, meeting);
+  const reached = reply.ok || (reply.status === 409 && reply.code === 'already_recording');
+  if (where) await calls.answered(where, reached);
   if (reply.ok) {
     const { state } = await readStatus();
     if (state === 'unreachable' || state === 'impostor') await refresh();

@@ -6,8 +6,12 @@ import { ext } from '../lib/platform.js';
 /**
  * `impostor`: something else answers at the base URL and could not prove it is
  * the Recorder service; the token is not sent there.
+ * `muted`: the microphone channel records silence (the person's choice);
+ * `ending`: a countdown to the recording's own stop runs (its call ended, or
+ * nothing was heard for a while), `stops_at` in ms since the epoch.
  * @typedef {'unpaired' | 'unreachable' | 'impostor' | 'idle' | 'recording'} State
- * @typedef {{ state: State, meetingId: string | null, title: string | null, paused: boolean, message: string, checkedAt: number }} Status
+ * @typedef {{ reason: string, stops_at: number, source_app: string | null }} Ending
+ * @typedef {{ state: State, meetingId: string | null, title: string | null, paused: boolean, muted: boolean, ending: Ending | null, message: string, checkedAt: number }} Status
  */
 
 /** @type {Record<State, { text: string, color: string, title: string }>} */
@@ -23,7 +27,7 @@ const BADGES = {
 export async function readStatus() {
   const { status } = await ext.storage.session.get('status');
   if (status && typeof status === 'object') return /** @type {Status} */ (status);
-  return { state: 'unpaired', meetingId: null, title: null, paused: false, message: '', checkedAt: 0 };
+  return { state: 'unpaired', meetingId: null, title: null, paused: false, muted: false, ending: null, message: '', checkedAt: 0 };
 }
 
 /**
@@ -39,6 +43,8 @@ export async function setStatus(change) {
     meetingId: change.meetingId ?? (keepMeeting ? previous.meetingId : null),
     title: change.title ?? (keepMeeting ? previous.title : null),
     paused: change.paused ?? (keepMeeting ? previous.paused : false),
+    muted: change.muted ?? (keepMeeting ? previous.muted === true : false),
+    ending: change.ending !== undefined ? change.ending : keepMeeting ? (previous.ending ?? null) : null,
     message: change.message ?? '',
     checkedAt: change.checkedAt ?? Date.now(),
   };
@@ -51,10 +57,12 @@ export async function setStatus(change) {
 async function paint(status) {
   const badge = BADGES[status.state];
   const paused = status.state === 'recording' && status.paused;
+  const muted = status.state === 'recording' && !paused && status.muted;
+  const title = paused ? 'Recorder: recording paused.' : muted ? 'Recorder: recording, your microphone muted.' : badge.title;
   await Promise.all([
     ext.action.setBadgeText({ text: badge.text }),
     ext.action.setBadgeBackgroundColor({ color: paused ? '#5f6368' : badge.color }),
     ext.action.setBadgeTextColor?.({ color: '#ffffff' }),
-    ext.action.setTitle({ title: paused ? 'Recorder: recording paused.' : badge.title }),
+    ext.action.setTitle({ title }),
   ]);
 }

@@ -20,6 +20,13 @@ pub enum Event {
     RecordingStopped(RecordingStopped),
     #[serde(rename = "recording.paused")]
     RecordingPaused(RecordingPaused),
+    /// The microphone channel records silence (muted) or the microphone again.
+    #[serde(rename = "recording.muted")]
+    RecordingMuted(RecordingMuted),
+    /// A countdown to stopping by itself began (`stops_at`) or was called off
+    /// (`stops_at: null`).
+    #[serde(rename = "recording.ending")]
+    RecordingEnding(RecordingEnding),
     /// About four times a second while recording.
     #[serde(rename = "recording.levels")]
     RecordingLevels(RecordingLevels),
@@ -74,6 +81,10 @@ pub enum EventType {
     RecordingStopped,
     #[serde(rename = "recording.paused")]
     RecordingPaused,
+    #[serde(rename = "recording.muted")]
+    RecordingMuted,
+    #[serde(rename = "recording.ending")]
+    RecordingEnding,
     #[serde(rename = "recording.levels")]
     RecordingLevels,
     #[serde(rename = "recording.channel")]
@@ -120,6 +131,8 @@ impl EventType {
             EventType::RecordingStarted => "recording.started",
             EventType::RecordingStopped => "recording.stopped",
             EventType::RecordingPaused => "recording.paused",
+            EventType::RecordingMuted => "recording.muted",
+            EventType::RecordingEnding => "recording.ending",
             EventType::RecordingLevels => "recording.levels",
             EventType::RecordingChannel => "recording.channel",
             EventType::SegmentNew => "segment.new",
@@ -150,6 +163,8 @@ impl Event {
             Event::RecordingStarted(_) => EventType::RecordingStarted,
             Event::RecordingStopped(_) => EventType::RecordingStopped,
             Event::RecordingPaused(_) => EventType::RecordingPaused,
+            Event::RecordingMuted(_) => EventType::RecordingMuted,
+            Event::RecordingEnding(_) => EventType::RecordingEnding,
             Event::RecordingLevels(_) => EventType::RecordingLevels,
             Event::RecordingChannel(_) => EventType::RecordingChannel,
             Event::SegmentNew(_) => EventType::SegmentNew,
@@ -213,6 +228,55 @@ pub struct RecordingStarted {
 pub struct RecordingStopped {
     pub meeting_id: MeetingId,
     pub status: MeetingStatus,
+    /// Why it stopped.
+    pub reason: StopReason,
+}
+
+/// Why a recording stopped: a person (or program) asked, its call ended,
+/// nothing was heard for `recording.stop_after_silence_min`, or it could not
+/// go on (a device gone, a full disk: the `error` event says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    Person,
+    CallEnded,
+    Silence,
+    Error,
+}
+
+/// Why a recording is about to stop by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingReason {
+    CallEnded,
+    Silence,
+}
+
+impl From<EndingReason> for StopReason {
+    fn from(reason: EndingReason) -> Self {
+        match reason {
+            EndingReason::CallEnded => StopReason::CallEnded,
+            EndingReason::Silence => StopReason::Silence,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingMuted {
+    pub meeting_id: MeetingId,
+    pub muted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecordingEnding {
+    pub meeting_id: MeetingId,
+    pub reason: EndingReason,
+    /// When the recording stops (ms since the epoch) unless kept; null: the
+    /// countdown was called off.
+    pub stops_at: Option<i64>,
+    /// The app whose call ended (call_ended only).
+    #[serde(default)]
+    pub source_app: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

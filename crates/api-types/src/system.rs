@@ -33,4 +33,20 @@ pub struct RecordingState {
     /// While recording: whether it is paused (an extension of the spec).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused: Option<bool>,
+    /// While recording: whether the microphone channel is muted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
+    /// While a countdown to stopping by itself runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
+}
+
+/// A countdown to stopping by itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Ending {
+    pub reason: crate::EndingReason,
+    /// When the recording stops, ms since the epoch.
+    pub stops_at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_app: Option<String>,
 }

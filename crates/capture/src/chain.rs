@@ -65,6 +65,9 @@ pub struct ChannelChain {
     history: History,
     /// The current feed's overrun count already reported.
     overruns_seen: u64,
+    /// Silence is recorded in place of the device's audio (the person muted
+    /// their microphone in the recording), keeping the channels aligned.
+    muted: bool,
 }
 
 impl ChannelChain {
@@ -85,6 +88,7 @@ impl ChannelChain {
             peak: 0.0,
             history: History::new(HISTORY_SECONDS),
             overruns_seen: 0,
+            muted: false,
         }
     }
 
@@ -190,6 +194,13 @@ impl ChannelChain {
         if paused || block.is_empty() {
             return Ok(());
         }
+        let silence;
+        let block = if self.muted {
+            silence = vec![0.0; block.len()];
+            &silence
+        } else {
+            block
+        };
         self.journal.append(block)?;
         self.history.push(block);
         self.peak = block.iter().fold(self.peak, |peak, sample| peak.max(sample.abs()));
@@ -223,6 +234,11 @@ impl ChannelChain {
         let lost_ms = total.saturating_sub(self.overruns_seen) / per_ms;
         self.overruns_seen += lost_ms * per_ms;
         i64::try_from(lost_ms).unwrap_or(i64::MAX)
+    }
+
+    /// Records silence instead of the device's audio (or the audio again).
+    pub fn set_muted(&mut self, muted: bool) {
+        self.muted = muted;
     }
 
     /// The last seconds recorded, to judge the other channel's echo.

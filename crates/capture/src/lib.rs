@@ -8,6 +8,7 @@
 //! backend follows a new default device it opens a new feed, padded with the
 //! silence of the switch so both channels stay on the capture clock.
 
+pub mod calls;
 pub mod chain;
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
 pub mod devices;

@@ -1,8 +1,9 @@
-//! `recorder record start|stop|pause|resume|marker`: the person's own buttons
-//! (through `ui_token`, so no plan or remote-start gate), and markers.
+//! `recorder record start|stop|pause|resume|mute|unmute|keep|marker`: the
+//! person's own buttons (through `ui_token`, so no plan or remote-start
+//! gate), and markers.
 
 use clap::Subcommand;
-use recorder_api_types::{Marker, Meeting, PauseReply, StopReply};
+use recorder_api_types::{KeepReply, Marker, Meeting, MuteReply, PauseReply, StopReply};
 use recorder_client::Client;
 use serde_json::json;
 
@@ -31,6 +32,14 @@ pub enum RecordCommand {
     Pause,
     /// Resume a paused recording
     Resume,
+    /// Mute your microphone in the recording (silence is recorded in its
+    /// place; the other side still is)
+    Mute,
+    /// Record your microphone again
+    Unmute,
+    /// Keep recording after the call ended or a long silence (calls off
+    /// the countdown to stopping by itself)
+    Keep,
     /// Bookmark this moment of the recording
     Marker {
         /// What the moment is (default: "Marker")
@@ -63,6 +72,14 @@ pub async fn run(context: &Context, command: RecordCommand) -> Result<(), Failur
         }
         RecordCommand::Pause => pause(&connect(context, Channel::Person)?, true).await,
         RecordCommand::Resume => pause(&connect(context, Channel::Person)?, false).await,
+        RecordCommand::Mute => mute(&connect(context, Channel::Person)?, true).await,
+        RecordCommand::Unmute => mute(&connect(context, Channel::Person)?, false).await,
+        RecordCommand::Keep => {
+            let person = connect(context, Channel::Person)?;
+            let reply: KeepReply = person.post("/ui/recording/keep", &json!({})).await?;
+            println!("meeting {}: recording until you stop it", reply.meeting_id);
+            Ok(())
+        }
         RecordCommand::Marker { label, json } => {
             let body = strip_nulls(json!({ "label": label }));
             let api = connect(context, Channel::Api)?;
@@ -80,6 +97,13 @@ async fn pause(client: &Client, paused: bool) -> Result<(), Failure> {
     let reply: PauseReply =
         client.post("/ui/recording/pause", &json!({ "paused": paused })).await?;
     let state = if reply.paused { "paused" } else { "recording again" };
+    println!("meeting {}: {state}", reply.meeting_id);
+    Ok(())
+}
+
+async fn mute(client: &Client, muted: bool) -> Result<(), Failure> {
+    let reply: MuteReply = client.post("/ui/recording/mute", &json!({ "muted": muted })).await?;
+    let state = if reply.muted { "microphone muted" } else { "microphone on" };
     println!("meeting {}: {state}", reply.meeting_id);
     Ok(())
 }

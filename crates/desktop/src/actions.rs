@@ -1,7 +1,7 @@
 //! What the tray's menu does. Each action is the person's own button, sent
 //! over the person's channel like the app's (no plan or remote-start gate).
 
-use recorder_api_types::{PauseReply, PauseRequest, StopReply};
+use recorder_api_types::{MuteReply, MuteRequest, PauseReply, PauseRequest, StopReply};
 use recorder_client::ClientResult;
 use serde_json::{json, Value};
 use tauri::{AppHandle, Manager};
@@ -18,6 +18,7 @@ pub fn menu(app: &AppHandle, id: &str) {
             ids::OPEN => crate::window::show(&app).await.map_err(|e| e.to_string()),
             ids::START_STOP => start_or_stop(&app).await.map_err(|e| e.to_string()),
             ids::PAUSE => pause_or_resume(&app).await.map_err(|e| e.to_string()),
+            ids::MUTE => mute_or_unmute(&app).await.map_err(|e| e.to_string()),
             ids::MARKER => add_marker(&app).await.map_err(|e| e.to_string()),
             ids::QUIT => {
                 crate::shell::quit::quit(&app).await;
@@ -47,6 +48,13 @@ async fn pause_or_resume(app: &AppHandle) -> ClientResult<()> {
     let shell = app.state::<Shell>();
     let request = PauseRequest { paused: !shell.view().paused };
     let _: PauseReply = shell.client.post("/ui/recording/pause", &request).await?;
+    Ok(())
+}
+
+async fn mute_or_unmute(app: &AppHandle) -> ClientResult<()> {
+    let shell = app.state::<Shell>();
+    let request = MuteRequest { muted: !shell.view().muted };
+    let _: MuteReply = shell.client.post("/ui/recording/mute", &request).await?;
     Ok(())
 }
 

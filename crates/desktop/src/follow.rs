@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use recorder_api_types::{Event, Health, PendingPrompts, Prompt};
+use recorder_api_types::{Event, Health, PendingPrompts, Prompt, RecordingEnding};
 use recorder_client::ClientResult;
 use tauri::{AppHandle, Manager};
 
@@ -53,8 +53,16 @@ async fn handle(app: &AppHandle, event: Event) {
     let shell = app.state::<Shell>();
     match event {
         Event::RecordingStarted(_) => shell.set_view(|view| view.started()),
-        Event::RecordingStopped(_) => shell.set_view(|view| view.stopped()),
+        Event::RecordingStopped(stopped) => {
+            shell.set_view(|view| view.stopped());
+            shell.notifier.withdraw(crate::notify::ENDING).await;
+            if let Some(text) = crate::notify::stopped_text(stopped.reason) {
+                shell.notifier.message("Recording stopped", text).await;
+            }
+        }
         Event::RecordingPaused(paused) => shell.set_view(|view| view.paused = paused.paused),
+        Event::RecordingMuted(muted) => shell.set_view(|view| view.muted = muted.muted),
+        Event::RecordingEnding(ending) => countdown(app, &ending).await,
         Event::RecordingChannel(channel) => {
             shell.set_view(|view| view.channel(channel.channel.as_str(), channel.state))
         }
@@ -75,9 +83,26 @@ async fn shown(app: &AppHandle, prompt: &Prompt) {
     shell.notifier.prompt(prompt, now_ms()).await;
 }
 
+/// The countdown to stopping by itself: a notification with Keep recording
+/// while the window is out of sight; taken away when called off.
+async fn countdown(app: &AppHandle, ending: &RecordingEnding) {
+    let shell = app.state::<Shell>();
+    let Some(stops_at) = ending.stops_at else {
+        shell.notifier.withdraw(crate::notify::ENDING).await;
+        return;
+    };
+    if crate::window::in_view(app) {
+        return;
+    }
+    let left_ms = (stops_at - now_ms()).max(0);
+    let (summary, body) = crate::notify::ending_text(ending, (left_ms + 999) / 1000);
+    shell.notifier.ending(&summary, &body, left_ms).await;
+}
+
 /// Answers a prompt as the notification's button said (the person's channel).
 pub async fn reply(app: &AppHandle, reply: Reply) {
     let answer = match reply.action {
+        Action::Keep => return keep(app).await,
         Action::Record => "record",
         Action::Decline => "decline",
         Action::Open => {
@@ -95,6 +120,22 @@ pub async fn reply(app: &AppHandle, reply: Reply) {
         Err(error) => {
             tracing::warn!(%error, "desktop: answering the prompt failed");
             shell.notifier.message("Recorder could not answer", &error.to_string()).await;
+        }
+    }
+}
+
+/// Keep recording, from the countdown's notification.
+async fn keep(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    let kept = shell
+        .client
+        .post::<_, serde_json::Value>("/ui/recording/keep", &serde_json::json!({}))
+        .await;
+    match kept {
+        Ok(_) => tracing::info!("desktop: the recording goes on (kept)"),
+        Err(error) => {
+            tracing::warn!(%error, "desktop: keeping the recording failed");
+            shell.notifier.message("Recorder could not keep recording", &error.to_string()).await;
         }
     }
 }

@@ -9,6 +9,8 @@ use recorder_api_types::{ChannelState, RecordingState};
 pub struct View {
     pub recording: bool,
     pub paused: bool,
+    /// The microphone channel records silence.
+    pub muted: bool,
     /// Channels (`mic`, `sys`) whose last `recording.channel` was not `ok`,
     /// with the state's word (`silent`, `failed`).
     pub troubled: BTreeMap<String, &'static str>,
@@ -26,7 +28,12 @@ pub enum Look {
 impl View {
     /// The view a health answer gives (at start and after reconnecting).
     pub fn from_health(state: &RecordingState) -> View {
-        View { recording: state.active, paused: state.paused.unwrap_or(false), ..View::default() }
+        View {
+            recording: state.active,
+            paused: state.paused.unwrap_or(false),
+            muted: state.muted.unwrap_or(false),
+            ..View::default()
+        }
     }
 
     pub fn started(&mut self) {
@@ -67,10 +74,14 @@ impl View {
             (true, true) => "Recorder: paused",
             (true, false) => "Recorder: recording",
         };
-        let trouble: Vec<String> = self
-            .troubled
-            .iter()
-            .map(|(channel, word)| format!("{} {word}", channel_name(channel)))
+        let muted = self.muted.then(|| "microphone muted".to_string());
+        let trouble: Vec<String> = muted
+            .into_iter()
+            .chain(
+                self.troubled
+                    .iter()
+                    .map(|(channel, word)| format!("{} {word}", channel_name(channel))),
+            )
             .collect();
         match trouble.is_empty() {
             true => state.to_string(),
@@ -107,6 +118,9 @@ mod tests {
         assert_eq!(view.tooltip(), "Recorder: recording (microphone silent)");
         view.channel("mic", ChannelState::Ok);
         assert_eq!(view.look(), Look::Recording);
+        view.muted = true;
+        assert_eq!(view.tooltip(), "Recorder: recording (microphone muted)");
+        assert_eq!(view.look(), Look::Recording, "muting is the person's choice, not trouble");
         view.channel("sys", ChannelState::Failed);
         view.stopped();
         assert_eq!(view.look(), Look::Idle, "a stop clears the warning");
@@ -114,7 +128,14 @@ mod tests {
 
     #[test]
     fn health_gives_the_state_after_a_reconnect() {
-        let health = RecordingState { active: true, meeting_id: None, paused: Some(true) };
+        let health = RecordingState {
+            active: true,
+            meeting_id: None,
+            paused: Some(true),
+            muted: Some(true),
+            ending: None,
+        };
         assert_eq!(View::from_health(&health).look(), Look::Paused);
+        assert!(View::from_health(&health).muted);
     }
 }

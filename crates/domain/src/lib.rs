@@ -5,6 +5,7 @@
 
 pub mod ids;
 pub mod meeting;
+pub mod meeting_apps;
 pub mod policy;
 pub mod text;
 

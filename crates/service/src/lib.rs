@@ -162,6 +162,7 @@ impl Service {
             tokio::spawn(pipeline::run(state.clone())),
             tokio::spawn(tasks::unload_idle_model(state.clone())),
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
+            tokio::spawn(recording::calls::run(state.clone())),
             tokio::spawn(search_index::run(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.core.environment.retention_sweep())),
         ];

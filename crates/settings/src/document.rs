@@ -47,6 +47,25 @@ pub struct General {
 pub struct Recording {
     pub auto_record_apps: Vec<String>,
     pub language: String,
+    /// Notice desktop meeting apps that open the microphone and ask the
+    /// person (the record card) whether to record. Beyond the contract's keys.
+    #[serde(default = "on")]
+    pub detect_meeting_apps: bool,
+    /// A recording that came from a call stops this long after the call
+    /// ended; 0: never.
+    #[serde(default = "call_end_grace")]
+    pub stop_after_call_ends_s: u32,
+    /// Any recording stops after this long with both channels silent; 0: never.
+    #[serde(default = "silence_minutes")]
+    pub stop_after_silence_min: u32,
+}
+
+fn call_end_grace() -> u32 {
+    30
+}
+
+fn silence_minutes() -> u32 {
+    10
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -102,7 +121,10 @@ pub const PROVIDERS: [&str; 5] = ["builtin", "embedded", "local", "anthropic", "
 pub fn defaults() -> Value {
     json!({
         "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me", "start_at_login": false },
-        "recording": { "auto_record_apps": [], "language": "en" },
+        "recording": {
+            "auto_record_apps": [], "language": "en", "detect_meeting_apps": true,
+            "stop_after_call_ends_s": 30, "stop_after_silence_min": 10
+        },
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },
         "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
@@ -365,6 +387,12 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
         .any(|app| app.trim().is_empty() || app.len() > 200)
     {
         return fail("recording.auto_record_apps must hold names of 1 to 200 characters");
+    }
+    if settings.recording.stop_after_call_ends_s > 3600 {
+        return fail("recording.stop_after_call_ends_s must be 0 (never) to 3600 seconds");
+    }
+    if settings.recording.stop_after_silence_min > 1440 {
+        return fail("recording.stop_after_silence_min must be 0 (never) to 1440 minutes");
     }
     for (key, days) in [
         ("retention.keep_audio_days", settings.retention.keep_audio_days),

@@ -62,7 +62,7 @@ const KIT = fs.readFileSync(path.join(PAGES, 'fake-kit.js'), 'utf8');
  * A page's HTML with the shared fake kit inlined (the product's origin serves
  * only the routed page); `meet-real-de` is `meet-real` with German as its language.
  */
-function page(name: string): string {
+export function page(name: string): string {
   const german = name.endsWith('-de');
   const file = fs.readFileSync(path.join(PAGES, `${german ? name.slice(0, -3) : name}.html`), 'utf8');
   const html = file.replace('<script src="fake-kit.js"></script>', () => `<script>\n${KIT}</script>`);
@@ -73,18 +73,33 @@ function page(name: string): string {
   return localised;
 }
 
+/** The hosts the fake pages stand in for (Teams has three). */
+export const TEAMS_HOSTS = ['teams.microsoft.com', 'teams.live.com', 'teams.cloud.microsoft'];
+export const MEETING_HOSTS = ['meet.google.com', 'app.zoom.us', ...TEAMS_HOSTS];
+
+/** The fake page `variant` that a meeting URL gets; null for a URL no fake page stands for. */
+export function fakePageFor(url: URL, variant: Variant): string | null {
+  if (url.protocol !== 'https:') return null;
+  if (url.hostname === 'meet.google.com') return page(`meet-${variant}`);
+  if (TEAMS_HOSTS.includes(url.hostname)) return page(`teams-${variant}`);
+  if (url.hostname === 'app.zoom.us' && url.pathname.startsWith('/wc/')) {
+    // The app.zoom.us shell loads the client into #webclient at the same path with ?from=pwa.
+    const zoom = variant === 'real-de' ? 'real' : variant;
+    const frame = url.searchParams.get('from') === 'pwa';
+    return page(frame ? `zoom-${zoom}-frame` : `zoom-${zoom}`);
+  }
+  return null;
+}
+
 /** Serves `variant` of every product on its real origin. */
 export async function serveMeetings(context: BrowserContext, variant: Variant): Promise<void> {
-  const html = (body: string) => ({ status: 200, contentType: 'text/html; charset=utf-8', body });
-  await context.route('https://meet.google.com/**', (route) => route.fulfill(html(page(`meet-${variant}`))));
-  await context.route('https://teams.microsoft.com/**', (route) => route.fulfill(html(page(`teams-${variant}`))));
-  await context.route('https://teams.live.com/**', (route) => route.fulfill(html(page(`teams-${variant}`))));
-  const zoom = variant === 'real-de' ? 'real' : variant;
-  await context.route('https://app.zoom.us/wc/**', (route) => {
-    // The app.zoom.us shell loads the client into #webclient at the same path with ?from=pwa.
-    const frame = new URL(route.request().url()).searchParams.get('from') === 'pwa';
-    return route.fulfill(html(page(frame ? `zoom-${zoom}-frame` : `zoom-${zoom}`)));
-  });
+  const patterns = ['https://meet.google.com/**', 'https://app.zoom.us/wc/**', ...TEAMS_HOSTS.map((host) => `https://${host}/**`)];
+  for (const pattern of patterns) {
+    await context.route(pattern, (route) => {
+      const body = fakePageFor(new URL(route.request().url()), variant);
+      return body === null ? route.abort() : route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+    });
+  }
 }
 
 /** Opens a product's meeting page in a new tab, in the lobby. */

@@ -4,9 +4,11 @@
  * HTTP to 127.0.0.1 is forwarded (the service); anything else is refused and
  * logged, so a test can prove the extension contacted nothing but its base URL.
  * Pages served by Playwright's `context.route` never reach the network.
+ * Firefox's tests have no routing inside the browser: there `tunnel` names a
+ * loopback port for the meeting hosts' CONNECTs (the fake pages over TLS).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 export interface Logged {
   method: string;
@@ -23,16 +25,29 @@ export class Proxy {
   readonly log: Logged[] = [];
   private constructor(private readonly server: http.Server) {}
 
-  static async start(): Promise<Proxy> {
+  static async start(options: { tunnel?: (host: string, port: number) => number | null } = {}): Promise<Proxy> {
     const server = http.createServer();
     const proxy = new Proxy(server);
     server.on('request', (request, response) => proxy.forward(request, response));
-    server.on('connect', (request, socket) => {
+    server.on('connect', (request, socket, head) => {
       proxy.note(request, request.url ?? '');
       // A CONNECT socket has no error listener of its own: Chromium resetting
       // it (ECONNRESET) would otherwise be an uncaught error in the test run.
       socket.on('error', () => socket.destroy());
-      socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      const [host, port] = (request.url ?? '').split(':');
+      const to = options.tunnel?.(host, Number(port)) ?? null;
+      if (to === null) {
+        socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+        return;
+      }
+      const upstream = net.connect(to, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('close', () => upstream.destroy());
     });
     server.on('clientError', (_error, socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -88,6 +88,49 @@ export function tour(options: { recording: boolean }): PageState[] {
       },
     });
     states.push({
+      name: 'recording-muted',
+      async open(page, service) {
+        const started = await service.call('POST', '/ui/recording/start', { body: { title: 'Weekly sync' } });
+        expect(started.status, started.text).toBe(201);
+        const muted = await service.call('POST', '/ui/recording/mute', { body: { muted: true } });
+        expect(muted.status, muted.text).toBe(200);
+        await go(page, service, '/recording');
+        await expect(page.getByRole('button', { name: 'Unmute microphone' })).toBeVisible();
+        await expect(page.getByRole('log', { name: 'Live transcript' })).toContainText(/march/i, { timeout: 30_000 });
+      },
+      async close(_page, service) {
+        const stopped = await service.call('POST', '/ui/recording/stop');
+        expect(stopped.status, stopped.text).toBe(200);
+      },
+    });
+    states.push({
+      name: 'countdown-card',
+      async open(page, service) {
+        // A call recorded from its prompt, then reported ended: the card counts down (long enough for the checks).
+        const grace = await service.call('PATCH', '/ui/settings', { body: { recording: { stop_after_call_ends_s: 3600 } } });
+        expect(grace.status, grace.text).toBe(200);
+        const url = 'https://meet.google.com/tour-call-end';
+        const asked = await service.call<{ prompt_id: string }>('POST', '/v1/recording/prompt', {
+          body: { source_app: 'google_meet', title: 'Design review', url },
+        });
+        expect(asked.status, asked.text).toBe(200);
+        const answered = await service.call('POST', `/ui/prompts/${asked.body.prompt_id}/answer`, { body: { answer: 'record' } });
+        expect(answered.status, answered.text).toBe(200);
+        const ended = await service.call<{ stopping: boolean }>('POST', '/v1/recording/ended', { body: { source_app: 'google_meet', url } });
+        expect(ended.status, ended.text).toBe(200);
+        expect(ended.body.stopping).toBe(true);
+        await go(page, service, '/');
+        await expect(page.getByRole('dialog', { name: 'The call ended' })).toBeVisible();
+      },
+      async close(page, service) {
+        const stopped = await service.call('POST', '/ui/recording/stop');
+        expect(stopped.status, stopped.text).toBe(200);
+        await expect(page.getByRole('dialog', { name: 'The call ended' })).toHaveCount(0);
+        const grace = await service.call('PATCH', '/ui/settings', { body: { recording: { stop_after_call_ends_s: 30 } } });
+        expect(grace.status, grace.text).toBe(200);
+      },
+    });
+    states.push({
       name: 'library-recording-bar',
       async open(page, service) {
         const started = await service.call('POST', '/ui/recording/start', { body: { title: 'Weekly sync' } });

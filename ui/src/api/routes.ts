@@ -144,6 +144,9 @@ interface Only {
   '/ui/recording/start': { post: { reply: S['Meeting']; body: S['PersonStartRequest'] } };
   '/ui/recording/stop': { post: { reply: S['StopReply'] } };
   '/ui/recording/pause': { post: { reply: S['PauseReply']; body: S['PauseRequest'] } };
+  '/ui/recording/mute': { post: { reply: S['MuteReply']; body: S['MuteRequest'] } };
+  // KeepReply is not among the document's schemas (only /ui serves it): its one field.
+  '/ui/recording/keep': { post: { reply: { meeting_id: S['MeetingId'] } } };
   '/ui/meetings/{id}/export': { post: { reply: S['ExportReply']; body: S['ExportRequest'] } };
   '/ui/ai/keys': { get: { reply: S['AiKeyList'] } };
   '/ui/ai/keys/{provider}': {

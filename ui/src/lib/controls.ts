@@ -1,5 +1,5 @@
-// The recording controls: start, stop, pause and markers, shared by the
-// recording page and the recording bar.
+// The recording controls: start, stop, pause, mute, keep and markers, shared
+// by the recording page, the recording bar and the countdown card.
 import { api, ApiError, messageOf } from '../api/client';
 import type { Body } from '../api/path';
 import type { Meeting } from '../api/types';
@@ -29,8 +29,35 @@ export async function startRecording(title: string): Promise<Meeting> {
 export async function stopRecording(): Promise<string> {
   const reply = await api.post('/ui/recording/stop');
   recording.lastMeetingId = reply.meeting_id;
+  recording.lastStopReason = 'person';
   await recording.refresh();
   return reply.meeting_id;
+}
+
+/** Mutes the microphone channel (silence is recorded in its place) or turns it on again. */
+export async function setMuted(muted: boolean): Promise<string> {
+  try {
+    const reply = await api.post('/ui/recording/mute', { body: { muted } });
+    recording.muted = reply.muted;
+    return reply.muted ? 'Microphone muted.' : 'Microphone on again.';
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_recording') await recording.refresh();
+    throw error;
+  }
+}
+
+/** Calls off the countdown to stopping by itself: the recording goes on. */
+export async function keepRecording(): Promise<void> {
+  try {
+    await api.post('/ui/recording/keep');
+    recording.ending = null;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_recording') {
+      await recording.refresh();
+      throw new Error('The recording has already stopped.');
+    }
+    throw error;
+  }
 }
 
 export async function setPaused(paused: boolean): Promise<void> {

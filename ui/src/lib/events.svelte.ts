@@ -11,6 +11,8 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'recording.started': true,
   'recording.stopped': true,
   'recording.paused': true,
+  'recording.muted': true,
+  'recording.ending': true,
   'recording.levels': true,
   'recording.channel': true,
   'segment.new': true,

@@ -3,13 +3,28 @@
 const APP_NAMES: Record<string, string> = {
   google_meet: 'Google Meet',
   zoom: 'Zoom',
-  teams: 'Teams',
+  teams: 'Microsoft Teams',
+  slack: 'Slack',
+  discord: 'Discord',
+  webex: 'Webex',
+  skype: 'Skype',
+  signal: 'Signal',
+  element: 'Element',
   recorder: 'Recorder',
   import: 'Imported',
   agent: 'Agent',
 };
 
 export const KNOWN_APPS = Object.keys(APP_NAMES);
+
+/** Meeting apps the service notices on this computer (a prompt from one of them without a url came from its desktop app). */
+export const DESKTOP_APPS = ['zoom', 'teams', 'slack', 'discord', 'webex', 'skype', 'signal', 'element'];
+
+/** Where a prompt's call is: "Zoom app" for a desktop app (no url), else the app's name. */
+export function promptAppName(sourceApp: string, url: string | null | undefined): string {
+  const name = appName(sourceApp);
+  return !url && DESKTOP_APPS.includes(sourceApp) ? `${name} app` : name;
+}
 
 /** The app's name for people: known ids by name, others capitalised word by word. */
 export function appName(sourceApp: string): string {
@@ -140,6 +155,26 @@ export function notesStageText(p: { stage: string; provider: string | null; perc
     return p.percent !== null ? `Writing notes on this computer… ${p.percent}%` : 'Writing notes on this computer…';
   }
   return NOTES_STAGES[p.stage] ?? `Notes: ${p.stage}`;
+}
+
+/** "1 minute", "10 minutes". */
+export function minutesText(n: number): string {
+  return n === 1 ? '1 minute' : `${n} minutes`;
+}
+
+/**
+ * Why a recording stopped by itself, for people; null when a person (or a
+ * program) stopped it. `silenceMin` is recording.stop_after_silence_min.
+ */
+export function stopReasonText(reason: string | null | undefined, silenceMin: number | null): string | null {
+  if (reason === 'call_ended') return 'Recording stopped: the call ended';
+  if (reason === 'silence') {
+    return silenceMin && silenceMin > 0
+      ? `Recording stopped: nothing was heard for ${minutesText(silenceMin)}`
+      : 'Recording stopped: nothing was heard for a while';
+  }
+  if (reason === 'error') return 'Recording stopped: it could not go on';
+  return null;
 }
 
 /** Percentage of a dBFS peak on a −60..0 dB scale. */

@@ -1,8 +1,9 @@
 // Live state fed by the event stream: the recording, transcription and notes
 // progress, and the record prompts waiting for a person.
 import { api, messageOf } from '../api/client';
-import type { Prompt, Segment } from '../api/types';
+import type { EndingReason, Prompt, Segment, StopReason } from '../api/types';
 import { events } from './events.svelte';
+import { effective } from './settings.svelte';
 
 /** A clock that ticks every second, for elapsed times and countdowns. */
 class Now {
@@ -26,6 +27,15 @@ const SILENT_TEXT: Record<string, string> = {
   mic: 'No sound from your microphone for 30 s — check the input device',
 };
 
+/** A countdown to the recording stopping by itself (`recording.ending`). */
+export interface Ending {
+  meetingId: string | null;
+  reason: EndingReason;
+  /** When it stops, ms since the epoch. */
+  stopsAt: number;
+  sourceApp: string | null;
+}
+
 /** The service's recording, kept in step by the health check and the events. */
 class Recording {
   known = $state(false);
@@ -33,6 +43,10 @@ class Recording {
   meetingId = $state<string | null>(null);
   title = $state('');
   paused = $state(false);
+  /** The microphone channel records silence (`recording.muted`). */
+  muted = $state(false);
+  /** A countdown to stopping by itself runs (the call ended, or silence). */
+  ending = $state<Ending | null>(null);
   startedAt = $state<number | null>(null);
   /** Milliseconds spent paused (as seen by this page). */
   pausedMs = $state(0);
@@ -44,6 +58,8 @@ class Recording {
   /** The line being spoken on each channel (segment.partial), until its segment.new. */
   partials = $state<{ mic: Segment | null; sys: Segment | null }>({ mic: null, sys: null });
   lastMeetingId = $state<string | null>(null);
+  /** Why the last recording stopped (`recording.stopped`'s reason), while `lastMeetingId` is shown. */
+  lastStopReason = $state<StopReason | null>(null);
   version = $state('');
   private nextKey = 0;
 
@@ -64,6 +80,12 @@ class Recording {
         this.active = true;
         this.meetingId = id;
         this.setPaused(state.paused === true);
+        this.muted = state.muted === true;
+        this.setEnding(
+          state.ending
+            ? { meetingId: id, reason: state.ending.reason, stopsAt: state.ending.stops_at, sourceApp: state.ending.source_app ?? null }
+            : null,
+        );
         if (changed) await this.loadMeeting(id);
       } else {
         this.reset(false);
@@ -105,11 +127,22 @@ class Recording {
     }
   }
 
+  private setEnding(ending: Ending | null): void {
+    if (ending && ending.reason === 'silence' && this.ending?.reason !== 'silence') {
+      // The card names recording.stop_after_silence_min: make sure it is today's.
+      void effective.refresh();
+    }
+    if (ending) now.touch();
+    this.ending = ending;
+  }
+
   private reset(keepLast: boolean): void {
     if (keepLast && this.meetingId) this.lastMeetingId = this.meetingId;
     this.active = false;
     this.meetingId = null;
     this.paused = false;
+    this.muted = false;
+    this.ending = null;
     this.pausedMs = 0;
     this.pausedSince = null;
     this.startedAt = null;
@@ -124,6 +157,7 @@ class Recording {
     events.on('recording.started', ({ data }) => {
       this.reset(false);
       this.lastMeetingId = null;
+      this.lastStopReason = null;
       this.lines = [];
       this.active = true;
       this.meetingId = data.meeting_id;
@@ -133,6 +167,20 @@ class Recording {
     events.on('recording.stopped', ({ data }) => {
       if (this.meetingId === null || this.meetingId === data.meeting_id) this.reset(true);
       this.lastMeetingId = data.meeting_id;
+      this.lastStopReason = data.reason ?? null;
+      if (data.reason === 'silence') void effective.refresh();
+    });
+    events.on('recording.muted', ({ data }) => {
+      if (!this.active || (this.meetingId && data.meeting_id !== this.meetingId)) return;
+      this.muted = data.muted;
+    });
+    events.on('recording.ending', ({ data }) => {
+      if (this.meetingId && data.meeting_id !== this.meetingId) return;
+      this.setEnding(
+        data.stops_at == null
+          ? null
+          : { meetingId: data.meeting_id, reason: data.reason, stopsAt: data.stops_at, sourceApp: data.source_app ?? null },
+      );
     });
     events.on('recording.paused', ({ data }) => {
       if (!this.active) return;

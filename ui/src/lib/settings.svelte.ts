@@ -1,6 +1,7 @@
 // The effective settings (managed values wrapped), shared by the record card and Settings.
 import { api } from '../api/client';
 import type { Json, Managed, SettingsDoc } from '../api/routes';
+import { events } from './events.svelte';
 
 export type { Json };
 export type Doc = SettingsDoc;
@@ -39,6 +40,11 @@ class Effective {
     } catch {
       // not available: nothing is shown as managed
     }
+  }
+
+  /** Reads them again whenever settings.json changes (on this page, in another tab, by a program). */
+  listen(): void {
+    events.on('settings.changed', () => void this.refresh());
   }
 }
 export const effective = new Effective();

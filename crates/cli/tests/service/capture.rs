@@ -21,13 +21,13 @@ use tokio::sync::mpsc::UnboundedReceiver;
 const HEADPHONES_LINE: &str = "Headphones are plugged in now and the review is on Tuesday.";
 
 /// A private sound server, stopped on drop.
-struct SoundServer {
+pub struct SoundServer {
     folder: tempfile::TempDir,
-    env: Vec<(String, String)>,
+    pub env: Vec<(String, String)>,
 }
 
 impl SoundServer {
-    fn start() -> SoundServer {
+    pub fn start() -> SoundServer {
         let folder = tempfile::tempdir().expect("temp");
         let output = Command::new(script())
             .arg("start")
@@ -48,7 +48,7 @@ impl SoundServer {
         SoundServer { folder, env }
     }
 
-    fn command(&self, program: &str) -> Command {
+    pub fn command(&self, program: &str) -> Command {
         let mut command = Command::new(program);
         command.envs(self.env.iter().map(|(n, v)| (n, v)));
         command

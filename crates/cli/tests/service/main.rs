@@ -6,6 +6,7 @@ mod ai_keys;
 mod app;
 mod audio;
 mod backup;
+mod calls;
 mod capture;
 mod cli;
 mod concurrency;

@@ -101,7 +101,7 @@ async fn a_call_is_transcribed_live_on_both_channels_and_ends_ready() {
     let health = get(&service, "/v1/health").await;
     assert_eq!(
         health.body["recording"],
-        json!({"active": true, "meeting_id": id, "paused": false})
+        json!({"active": true, "meeting_id": id, "paused": false, "muted": false})
     );
 
     // Both lines arrive while the call goes on (the files last 11 s at 2×).
@@ -656,7 +656,14 @@ async fn a_live_transcript_far_behind_reads_the_waiting_audio_back_from_the_disk
     speech::silence(&mic, 240);
     let call_ms = hound::WavReader::open(&sys).expect("wav").duration() as i64 / 16;
     assert!(call_ms > 200_000, "minutes of speech: {call_ms} ms");
-    let service = TestService::start(BIN, recording_options(&mic, &sys, 100.0));
+    let mut options = recording_options(&mic, &sys, 100.0);
+    // At 100 times real time the call's end is followed by minutes of silence
+    // within seconds: the silence stop would end the recording mid-test.
+    options.settings = Some(json!({
+        "general": {"allow_remote_start": true, "user_name": "Ada"},
+        "recording": {"stop_after_silence_min": 0}
+    }));
+    let service = TestService::start(BIN, options);
     let mut stream = open(&service, None).await;
     let started = person(&service, "/ui/recording/start", None).await;
     assert_eq!(started.status, 201, "{}", started.text);

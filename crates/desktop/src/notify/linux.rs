@@ -140,6 +140,33 @@ impl Notifier {
         }
     }
 
+    /// The countdown to stopping by itself, with Keep recording; replaces
+    /// an earlier one.
+    pub async fn ending(&self, summary: &str, body: &str, timeout_ms: i64) -> bool {
+        let Some(proxy) = &self.proxy else { return false };
+        let replaces = lock(&self.shown).get(super::ENDING).copied().unwrap_or(0);
+        let timeout = timeout_ms.clamp(1_000, i64::from(i32::MAX)) as i32;
+        let actions = ["default", "Open Recorder", "keep", "Keep recording"];
+        let hints = HashMap::from([
+            ("urgency", Value::U8(1)),
+            ("desktop-entry", Value::from("recorder-desktop")),
+        ]);
+        let body = self.body_text(body);
+        match proxy
+            .notify(APP_NAME, replaces, APP_ICON, summary, &body, &actions, hints, timeout)
+            .await
+        {
+            Ok(id) => {
+                lock(&self.shown).insert(super::ENDING.to_string(), id);
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "desktop: the notification could not be shown");
+                false
+            }
+        }
+    }
+
     /// A plain notification (no actions).
     pub async fn message(&self, summary: &str, body: &str) {
         let Some(proxy) = &self.proxy else { return };
@@ -176,6 +203,7 @@ async fn listen(
         let action = match args.action_key.as_str() {
             "record" => Action::Record,
             "decline" => Action::Decline,
+            "keep" => Action::Keep,
             "default" => Action::Open,
             _ => continue,
         };

@@ -1,6 +1,8 @@
 //! Desktop notifications: the record card when the window is out of sight
 //! (`prompt.shown` with the actions Record and Not now, withdrawn on
-//! `prompt.answered`), and plain messages (a tray action that failed).
+//! `prompt.answered`), the countdown to stopping by itself
+//! (`recording.ending`, with Keep recording), and plain messages (a tray
+//! action that failed, why a recording stopped by itself).
 //! Linux speaks org.freedesktop.Notifications over D-Bus itself; macOS and
 //! Windows show a notification without actions (see ARCHITECTURE.md).
 
@@ -14,7 +16,10 @@ mod other;
 #[cfg(not(target_os = "linux"))]
 pub use other::Notifier;
 
-use recorder_api_types::Prompt;
+use recorder_api_types::{EndingReason, Prompt, RecordingEnding};
+
+/// The key the countdown's notification is kept under (beside prompt ids).
+pub const ENDING: &str = "recording.ending";
 
 /// What the person did with a prompt's notification.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +33,8 @@ pub struct Reply {
 pub enum Action {
     Record,
     Decline,
+    /// Keep recording (the countdown's notification).
+    Keep,
     /// The notification itself was clicked: show the window (with the card).
     Open,
 }
@@ -57,15 +64,41 @@ pub fn prompt_body(prompt: &Prompt) -> String {
     body
 }
 
-/// A person's name for a `source_app` value (CONTRACT §10).
+/// A person's name for a `source_app` value (CONTRACT §10; desktop apps
+/// as the capture crate's table names them).
 pub fn app_name(source_app: &str) -> &str {
     match source_app {
         "google_meet" => "Google Meet",
-        "zoom" => "Zoom",
-        "teams" => "Microsoft Teams",
         "recorder" => "Recorder",
         "agent" => "an agent",
-        other => other,
+        other => recorder_domain::meeting_apps::by_source_app(other).map_or(other, |app| app.label),
+    }
+}
+
+/// The countdown's notification: its summary and body, `seconds` before it stops.
+pub fn ending_text(ending: &RecordingEnding, seconds: i64) -> (String, String) {
+    let summary = match ending.reason {
+        EndingReason::CallEnded => format!("The call ended — stopping in {seconds} s"),
+        EndingReason::Silence => format!("Nothing heard for a while — stopping in {seconds} s"),
+    };
+    let body = match ending.source_app.as_deref() {
+        Some(app) => format!("{} left the call. Keep recording to go on.", app_name(app)),
+        None => "Keep recording to go on.".to_string(),
+    };
+    (summary, body)
+}
+
+/// What the person is told when a recording stopped by itself; None when
+/// they stopped it.
+pub fn stopped_text(reason: recorder_api_types::StopReason) -> Option<&'static str> {
+    match reason {
+        recorder_api_types::StopReason::CallEnded => {
+            Some("The call ended, so the recording stopped.")
+        }
+        recorder_api_types::StopReason::Silence => {
+            Some("Nothing was heard for a while, so the recording stopped.")
+        }
+        _ => None,
     }
 }
 
@@ -93,6 +126,26 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;Ada&lt;/a&gt; &amp; &#39;co&#39;"
         );
         assert_eq!(escape_markup("Weekly sync"), "Weekly sync");
+    }
+
+    #[test]
+    fn desktop_apps_and_countdowns_read_as_people_say_them() {
+        assert_eq!(app_name("teams"), "Microsoft Teams");
+        assert_eq!(app_name("discord"), "Discord");
+        assert_eq!(app_name("something-new"), "something-new");
+        let ending = RecordingEnding {
+            meeting_id: "m1".into(),
+            reason: EndingReason::CallEnded,
+            stops_at: Some(30_000),
+            source_app: Some("zoom".into()),
+        };
+        assert_eq!(
+            ending_text(&ending, 30),
+            (
+                "The call ended — stopping in 30 s".to_string(),
+                "Zoom left the call. Keep recording to go on.".to_string()
+            )
+        );
     }
 
     #[test]

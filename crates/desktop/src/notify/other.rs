@@ -21,6 +21,10 @@ impl Notifier {
         show("Record this meeting?".to_string(), format!("{body}\nOpen Recorder to answer.")).await
     }
 
+    pub async fn ending(&self, summary: &str, body: &str, _timeout_ms: i64) -> bool {
+        show(summary.to_string(), format!("{body}\nOpen Recorder to keep recording.")).await
+    }
+
     pub async fn withdraw(&self, _prompt_id: &str) {}
 
     pub async fn message(&self, summary: &str, body: &str) {

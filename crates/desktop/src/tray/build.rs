@@ -15,6 +15,7 @@ impl Tray {
         let open = item(ids::OPEN, "Open", true)?;
         let start_stop = item(ids::START_STOP, "Start recording", true)?;
         let pause = item(ids::PAUSE, "Pause recording", false)?;
+        let mute = item(ids::MUTE, "Mute microphone", false)?;
         let marker = item(ids::MARKER, "Add marker", false)?;
         let quit = item(ids::QUIT, "Quit", true)?;
         let menu = Menu::with_items(
@@ -24,6 +25,7 @@ impl Tray {
                 &PredefinedMenuItem::separator(app)?,
                 &start_stop,
                 &pause,
+                &mute,
                 &marker,
                 &PredefinedMenuItem::separator(app)?,
                 &quit,
@@ -37,6 +39,6 @@ impl Tray {
             .show_menu_on_left_click(true)
             .on_menu_event(|app, event| crate::actions::menu(app, event.id().as_ref()))
             .build(app)?;
-        Ok(Tray { icon, start_stop, pause, marker })
+        Ok(Tray { icon, start_stop, pause, mute, marker })
     }
 }

@@ -17,6 +17,7 @@ pub mod ids {
     pub const OPEN: &str = "open";
     pub const START_STOP: &str = "start-stop";
     pub const PAUSE: &str = "pause";
+    pub const MUTE: &str = "mute";
     pub const MARKER: &str = "marker";
     pub const QUIT: &str = "quit";
 }
@@ -26,6 +27,7 @@ pub struct Tray {
     icon: TrayIcon,
     start_stop: MenuItem<Wry>,
     pause: MenuItem<Wry>,
+    mute: MenuItem<Wry>,
     marker: MenuItem<Wry>,
 }
 
@@ -39,6 +41,9 @@ impl Tray {
         let pause = if view.paused { "Resume recording" } else { "Pause recording" };
         self.pause.set_text(pause)?;
         self.pause.set_enabled(view.recording)?;
+        let mute = if view.muted { "Unmute microphone" } else { "Mute microphone" };
+        self.mute.set_text(mute)?;
+        self.mute.set_enabled(view.recording)?;
         self.marker.set_enabled(view.recording)?;
         Ok(())
     }

@@ -41,7 +41,14 @@ async fn the_window_shows_the_library_and_the_tray_drives_a_recording() {
     let tray = Tray::find(&session).await;
     assert_eq!(
         tray.labels().await,
-        ["Open", "Start recording", "Pause recording (disabled)", "Add marker (disabled)", "Quit"]
+        [
+            "Open",
+            "Start recording",
+            "Pause recording (disabled)",
+            "Mute microphone (disabled)",
+            "Add marker (disabled)",
+            "Quit"
+        ]
     );
     assert!(tray.icon().await == look("idle"), "the idle icon shows");
 
@@ -50,22 +57,50 @@ async fn the_window_shows_the_library_and_the_tray_drives_a_recording() {
         app.get("/ui/health").await["recording"]["active"] == true
     })
     .await;
-    wait_labels(&tray, &["Open", "Stop recording", "Pause recording", "Add marker", "Quit"]).await;
+    wait_labels(
+        &tray,
+        &["Open", "Stop recording", "Pause recording", "Mute microphone", "Add marker", "Quit"],
+    )
+    .await;
     assert!(tray.icon().await == look("recording"), "the recording icon shows");
 
     tray.click("Pause recording").await;
-    wait_labels(&tray, &["Open", "Stop recording", "Resume recording", "Add marker", "Quit"]).await;
+    wait_labels(
+        &tray,
+        &["Open", "Stop recording", "Resume recording", "Mute microphone", "Add marker", "Quit"],
+    )
+    .await;
     assert!(tray.icon().await == look("paused"), "the paused icon shows");
     assert_eq!(app.get("/ui/health").await["recording"]["paused"], true);
     tray.click("Resume recording").await;
-    wait_labels(&tray, &["Open", "Stop recording", "Pause recording", "Add marker", "Quit"]).await;
+    wait_labels(
+        &tray,
+        &["Open", "Stop recording", "Pause recording", "Mute microphone", "Add marker", "Quit"],
+    )
+    .await;
+
+    tray.click("Mute microphone").await;
+    let muted =
+        ["Open", "Stop recording", "Pause recording", "Unmute microphone", "Add marker", "Quit"];
+    wait_labels(&tray, &muted).await;
+    assert_eq!(app.get("/ui/health").await["recording"]["muted"], true);
+    tray.click("Unmute microphone").await;
+    wait_labels(
+        &tray,
+        &["Open", "Stop recording", "Pause recording", "Mute microphone", "Add marker", "Quit"],
+    )
+    .await;
 
     tray.click("Add marker").await;
     let meeting =
         app.get("/ui/health").await["recording"]["meeting_id"].as_str().expect("id").to_string();
     app.until("the marker", async |app| {
         let meeting = app.get(&format!("/ui/meetings/{meeting}")).await;
-        meeting["markers"].as_array().is_some_and(|m| m.len() == 1)
+        let labels: Vec<String> = meeting["markers"]
+            .as_array()
+            .map(|m| m.iter().map(|m| m["label"].as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default();
+        labels == ["Microphone muted", "Microphone on", "Marker"]
     })
     .await;
 
@@ -74,7 +109,14 @@ async fn the_window_shows_the_library_and_the_tray_drives_a_recording() {
         .await;
     wait_labels(
         &tray,
-        &["Open", "Start recording", "Pause recording (disabled)", "Add marker (disabled)", "Quit"],
+        &[
+            "Open",
+            "Start recording",
+            "Pause recording (disabled)",
+            "Mute microphone (disabled)",
+            "Add marker (disabled)",
+            "Quit",
+        ],
     )
     .await;
     assert!(tray.icon().await == look("idle"), "the idle icon is back");
@@ -131,6 +173,21 @@ async fn a_prompt_becomes_a_notification_whose_record_button_records() {
         assert!(std::time::Instant::now() < deadline, "the answered prompt's notification stays");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+
+    // The call ends: a notification counts down, and its Keep recording keeps it.
+    let body = json!({"source_app": "google_meet", "url": "https://meet.google.com/abc-defg-hij"});
+    let (status, ended) = app.call(Method::POST, "/v1/recording/ended", Some(body)).await;
+    assert_eq!((status, &ended["stopping"]), (200, &json!(true)), "{ended}");
+    let countdown =
+        wait_notification_where(&session, |n| n.summary.starts_with("The call ended")).await;
+    assert!(countdown.summary.ends_with(" s"), "{}", countdown.summary);
+    assert_eq!(countdown.body, "Google Meet left the call. Keep recording to go on.");
+    assert_eq!(countdown.actions, ["default", "Open Recorder", "keep", "Keep recording"]);
+    session.press(countdown.id, "keep").await;
+    app.wait_log("desktop: the recording goes on (kept)", MINUTE);
+    let health = app.get("/ui/health").await;
+    assert_eq!(health["recording"]["active"], true);
+    assert!(health["recording"]["ending"].is_null(), "{health}");
 
     // Hidden means no window (and no web view) until the tray's Open.
     assert!(!app.log().contains("page shown"), "--hidden starts without a window");
@@ -357,6 +414,22 @@ async fn prompt(app: &App, title: &str) -> String {
     let (status, reply) = app.call(Method::POST, "/v1/recording/prompt", Some(body)).await;
     assert_eq!(status, 200, "{reply}");
     reply["prompt_id"].as_str().expect("prompt_id").to_string()
+}
+
+async fn wait_notification_where(
+    session: &Session,
+    wanted: impl Fn(&session::Notified) -> bool,
+) -> session::Notified {
+    let deadline = std::time::Instant::now() + MINUTE;
+    loop {
+        let found =
+            session.notifications.lock().expect("log").shown.iter().find(|n| wanted(n)).cloned();
+        if let Some(shown) = found {
+            return shown;
+        }
+        assert!(std::time::Instant::now() < deadline, "no such notification");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 async fn wait_notification(session: &Session) -> session::Notified {

@@ -94,6 +94,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(system::openapi))
         .routes(routes!(events::events))
         .routes(routes!(pairing::pair))
+        .routes(routes!(recording::call_ended))
         .merge(gated(
             OpenApiRouter::new().routes(routes!(notes::regenerate_notes, notes::cancel_notes)),
             Requirement::PRO,
@@ -103,7 +104,8 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(gated(
             OpenApiRouter::new()
                 .routes(routes!(recording::stop))
-                .routes(routes!(recording::marker)),
+                .routes(routes!(recording::marker))
+                .routes(routes!(recording::mute)),
             Requirement::PRO_FOR_AGENTS,
         ))
         .merge(gated(OpenApiRouter::new().routes(routes!(import::import)), Requirement::IMPORT))
@@ -137,6 +139,8 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/recording/start", post(recording::start_recording))
         .route("/ui/recording/stop", post(recording::stop))
         .route("/ui/recording/pause", post(recording::pause_recording))
+        .route("/ui/recording/mute", post(recording::mute))
+        .route("/ui/recording/keep", post(recording::keep_recording))
         .route("/ui/meetings/{id}/export", post(export::export_meeting))
         .route("/ui/ai/keys", get(ai::list_keys))
         .route("/ui/ai/keys/{provider}", put(ai::save_key).delete(ai::clear_key))

@@ -55,9 +55,10 @@ impl ChannelWatch {
         self.last_report.elapsed() >= LEVELS_EVERY
     }
 
-    /// One window: `recorded_ms` of new audio with these linear peaks (mic, sys).
-    /// Returns the levels event, then any channel whose state changed.
-    pub fn observe(&mut self, recorded_ms: i64, peaks: [f32; 2]) -> Vec<Event> {
+    /// One window: `recorded_ms` of new audio on each channel (mic, sys;
+    /// each channel's own, as devices deliver in bursts) with these linear
+    /// peaks. Returns the levels event, then any channel whose state changed.
+    pub fn observe(&mut self, recorded_ms: [i64; 2], peaks: [f32; 2]) -> Vec<Event> {
         self.last_report = Instant::now();
         let levels = peaks.map(dbfs);
         let mut events = vec![Event::RecordingLevels(RecordingLevels {
@@ -65,12 +66,15 @@ impl ChannelWatch {
             mic: levels[0],
             sys: levels[1],
         })];
-        if recorded_ms <= 0 {
+        if recorded_ms.iter().all(|ms| *ms <= 0) {
             return events; // paused: time does not pass for the watch
         }
         for (index, level) in levels.iter().enumerate() {
-            self.quiet_ms[index] =
-                if *level < SILENCE_DBFS { self.quiet_ms[index] + recorded_ms } else { 0 };
+            self.quiet_ms[index] = if *level < SILENCE_DBFS {
+                self.quiet_ms[index] + recorded_ms[index].max(0)
+            } else {
+                0
+            };
         }
         for index in 0..2 {
             let other_heard = self.quiet_ms[1 - index] < self.quiet_ms[index];
@@ -87,6 +91,11 @@ impl ChannelWatch {
             }
         }
         events
+    }
+
+    /// Recorded audio since either channel last had sound.
+    pub fn quiet_both_ms(&self) -> i64 {
+        self.quiet_ms[0].min(self.quiet_ms[1])
     }
 
     /// Audio of a channel was lost because the recorder fell behind its
@@ -166,26 +175,29 @@ mod tests {
         let mut watch = ChannelWatch::new("m".into());
         let mut changes = Vec::new();
         for _ in 0..119 {
-            changes.extend(states(&watch.observe(250, [LOUD, 0.0])));
+            changes.extend(states(&watch.observe([250, 250], [LOUD, 0.0])));
         }
         assert!(changes.is_empty(), "29.75 s is not yet 30 s: {changes:?}");
-        let at_30 = watch.observe(250, [LOUD, 0.0]);
+        let at_30 = watch.observe([250, 250], [LOUD, 0.0]);
         assert_eq!(states(&at_30), [(Channel::Sys, ChannelState::Silent)]);
         let Some(Event::RecordingChannel(change)) = at_30.last() else { panic!("{at_30:?}") };
         assert!(change.message.as_deref().is_some_and(|m| m.contains("other side")));
-        assert!(states(&watch.observe(250, [LOUD, 0.0])).is_empty(), "reported once");
-        assert_eq!(states(&watch.observe(250, [LOUD, LOUD])), [(Channel::Sys, ChannelState::Ok)]);
+        assert!(states(&watch.observe([250, 250], [LOUD, 0.0])).is_empty(), "reported once");
+        assert_eq!(
+            states(&watch.observe([250, 250], [LOUD, LOUD])),
+            [(Channel::Sys, ChannelState::Ok)]
+        );
     }
 
     #[test]
     fn both_sides_quiet_is_not_a_warning_and_pauses_do_not_count() {
         let mut watch = ChannelWatch::new("m".into());
         for _ in 0..400 {
-            assert!(states(&watch.observe(250, [0.0, 0.0])).is_empty());
+            assert!(states(&watch.observe([250, 250], [0.0, 0.0])).is_empty());
         }
         let mut watch = ChannelWatch::new("m".into());
         for _ in 0..400 {
-            let events = watch.observe(0, [0.0, 0.0]);
+            let events = watch.observe([0, 0], [0.0, 0.0]);
             assert!(states(&events).is_empty(), "paused windows add no time");
             assert_eq!(events.len(), 1, "levels still reported");
         }
@@ -198,7 +210,7 @@ mod tests {
         assert!(
             matches!(event, Some(Event::RecordingChannel(ref c)) if c.state == ChannelState::Failed && c.message.as_deref() == Some("gone"))
         );
-        assert!(states(&watch.observe(250, [LOUD, LOUD])).is_empty());
+        assert!(states(&watch.observe([250, 250], [LOUD, LOUD])).is_empty());
         assert!(watch.failed(Channel::Mic, "again".into()).is_none());
     }
 }

@@ -6,8 +6,10 @@
 //! untranscribed rest of each channel queued as a job, `recording.stopped`.
 
 mod backlog;
+pub mod calls;
 pub mod context;
 mod echo;
+pub mod ending;
 mod levels;
 mod live;
 mod partial;
@@ -74,6 +76,7 @@ pub async fn start_recording(
         title: title.unwrap_or_else(|| prompts::default_title(&source_app)),
         source_app,
         attendees: Vec::new(),
+        origin: None,
     };
     start(state, spec).await
 }

@@ -8,11 +8,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use recorder_api_types::StopReason;
 use recorder_capture::AudioSource;
 use recorder_domain::MeetingId;
 use recorder_store::RecordingEnd;
 use tokio::sync::watch;
 
+use super::ending::{CallOrigin, Countdown};
 use crate::base::error::ApiError;
 
 /// Shared between the API and a running session.
@@ -20,11 +22,28 @@ use crate::base::error::ApiError;
 pub struct Control {
     pub(super) stop: AtomicBool,
     pub(super) paused: AtomicBool,
+    /// The microphone channel records silence.
+    pub(super) muted: AtomicBool,
     /// Recorded audio so far (paused time excluded), in ms.
     pub(super) recorded_ms: AtomicI64,
+    /// The call the recording came from; it stops when the call ends while
+    /// `follows_call` (until the person keeps it).
+    pub(super) origin: Option<CallOrigin>,
+    pub(super) follows_call: AtomicBool,
+    /// The countdown to stopping by itself, while one runs.
+    pub(super) ending: Mutex<Option<Countdown>>,
+    /// The person kept the recording: silence counts again from now.
+    pub(super) silence_kept: AtomicBool,
+    /// Why it stops, once something asked.
+    pub(super) reason: Mutex<Option<StopReason>>,
 }
 
 impl Control {
+    /// A recording that follows the call it came from, if any.
+    pub fn new(origin: Option<CallOrigin>) -> Self {
+        Control { follows_call: AtomicBool::new(origin.is_some()), origin, ..Control::default() }
+    }
+
     pub fn paused(&self) -> bool {
         self.paused.load(Ordering::Relaxed)
     }
@@ -160,7 +179,7 @@ impl Recorder {
     pub async fn stop(&self) -> Result<MeetingId, ApiError> {
         let _gate = self.gate.lock().await;
         let current = self.current().ok_or_else(not_recording)?;
-        current.control.stop.store(true, Ordering::Relaxed);
+        current.control.stop_because(StopReason::Person);
         let mut concluded = current.concluded.clone();
         // An error only means the session is gone, which is what we wait for.
         let _ = concluded.wait_for(|done| *done).await;

@@ -7,6 +7,7 @@
 //! - `transcribing` with no job: live transcription was finishing its queue.
 //!   The rest of each channel, after its last saved line, is queued as a job.
 
+use recorder_api_types::StopReason;
 use recorder_capture::journal;
 use recorder_domain::{Channel, MeetingStatus};
 use recorder_store::{ChannelRest, MeetingRecord, RecordingEnd};
@@ -32,9 +33,13 @@ pub fn recover_interrupted(state: &AppState) -> bool {
         if meeting.status == MeetingStatus::Recording {
             let ended = match state.work.recorder.stranded_end(&meeting.id) {
                 // Stopped while running, its end not saved then: that end.
-                Some(end) => {
-                    hand_over(&RecordingContext::of(state), &meeting.id, &end, end.error.as_deref())
-                }
+                Some(end) => hand_over(
+                    &RecordingContext::of(state),
+                    &meeting.id,
+                    &end,
+                    end.error.as_deref(),
+                    StopReason::Error,
+                ),
                 None => end_cut_off_recording(state, &meeting, samples),
             };
             if !ended {
@@ -95,5 +100,5 @@ fn end_cut_off_recording(state: &AppState, meeting: &MeetingRecord, samples: u64
         duration_ms,
         error: Some(message.clone()),
     };
-    hand_over(&RecordingContext::of(state), &meeting.id, &end, Some(&message))
+    hand_over(&RecordingContext::of(state), &meeting.id, &end, Some(&message), StopReason::Error)
 }

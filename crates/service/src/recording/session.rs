@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use recorder_api_types::{Event, RecordingStarted, RecordingStopped};
+use recorder_api_types::{Event, RecordingStarted, RecordingStopped, StopReason};
 use recorder_capture::chain::{ChainError, ChannelChain, Utterance};
 use recorder_capture::journal::{Journal, JournalError};
 use recorder_capture::{echo, AudioSource, Capture, Notice};
@@ -16,6 +16,7 @@ use recorder_store::{MeetingRecord, RecordingEnd};
 use recorder_stt::vad::Gate;
 use tokio::sync::watch;
 
+use super::ending::{self, CallOrigin, SilenceStop};
 use super::levels::ChannelWatch;
 use super::live::LiveTranscriber;
 use super::partial::{self, PartialLines, Request};
@@ -32,6 +33,8 @@ pub struct StartSpec {
     pub title: String,
     pub source_app: String,
     pub attendees: Vec<String>,
+    /// The call it came from (a prompt), which it follows to its end.
+    pub origin: Option<CallOrigin>,
 }
 
 pub struct Started {
@@ -45,6 +48,7 @@ pub async fn start(
     source: Arc<dyn AudioSource>,
     spec: StartSpec,
 ) -> Result<Started, ApiError> {
+    let control = Arc::new(Control::new(spec.origin));
     let meeting =
         MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
     let folder = context.data_dir().meeting(&meeting.id);
@@ -60,7 +64,6 @@ pub async fn start(
         title: meeting.title.clone(),
         started_at: meeting.started_at,
     }));
-    let control = Arc::new(Control::default());
     let (done, concluded) = watch::channel(false);
     let current = Current { meeting_id: meeting.id.clone(), control: control.clone(), concluded };
     let partials = Arc::new(PartialLines::default());
@@ -165,11 +168,21 @@ impl Parts {
     fn record_until_stopped(&mut self, live: &Sender<Utterance>) -> Option<String> {
         let mut utterances = Vec::new();
         let mut watch = ChannelWatch::new(self.meeting.id.clone());
-        let mut reported_ms = 0;
+        let mut reported_ms = [0; 2];
         let mut asked = [None, None];
+        let mut silence = SilenceStop::default();
+        let mut muted = false;
         loop {
+            if self.control.call_countdown_over(now_ms()) {
+                self.control.stop_because(StopReason::CallEnded);
+            }
             let stopping = self.control.stop.load(Ordering::Relaxed);
             let paused = self.control.paused();
+            if self.control.muted() != muted {
+                muted = !muted;
+                self.mic.set_muted(muted);
+                ending::mark_muted(&self.context, &self.meeting.id, muted, self.mic.recorded_ms());
+            }
             for chain in [&mut self.mic, &mut self.sys] {
                 if let Err(error) = chain.pump(paused, &mut utterances) {
                     return Some(describe(&error));
@@ -183,10 +196,16 @@ impl Parts {
             if watch.due() {
                 self.report_overruns(&watch);
                 let peaks = [self.mic.take_peak(), self.sys.take_peak()];
-                for event in watch.observe(recorded - reported_ms, peaks) {
+                let now_ms = [self.mic.recorded_ms(), self.sys.recorded_ms()];
+                let new_ms = [now_ms[0] - reported_ms[0], now_ms[1] - reported_ms[1]];
+                for event in watch.observe(new_ms, peaks) {
                     self.context.events().emit(event);
                 }
-                reported_ms = recorded;
+                reported_ms = now_ms;
+                let quiet_ms = watch.quiet_both_ms();
+                if silence.check(&self.context, &self.control, &self.meeting.id, quiet_ms) {
+                    self.control.stop_because(StopReason::Silence);
+                }
             }
             judge_echo(&self.sys, &mut utterances);
             send_remote_first(live, &mut utterances);
@@ -296,7 +315,8 @@ impl Parts {
             duration_ms: (longest / 16) as i64,
             error: message.clone(),
         };
-        if !hand_over(&context, &meeting.id, &end, message.as_deref()) {
+        let reason = if message.is_some() { StopReason::Error } else { control.stop_reason() };
+        if !hand_over(&context, &meeting.id, &end, message.as_deref(), reason) {
             // Finished by `Recorder::finish_stranded` once the database takes it.
             context.recorder().strand(&meeting.id, end);
         }
@@ -349,6 +369,7 @@ pub fn hand_over(
     meeting_id: &MeetingId,
     end: &RecordingEnd,
     error: Option<&str>,
+    reason: StopReason,
 ) -> bool {
     match context.store().end_recording(meeting_id, end, now_ms()) {
         Ok(meeting) => {
@@ -358,6 +379,7 @@ pub fn hand_over(
             context.events().emit(Event::RecordingStopped(RecordingStopped {
                 meeting_id: meeting_id.to_owned(),
                 status: meeting.status,
+                reason,
             }));
             true
         }

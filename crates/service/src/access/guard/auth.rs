@@ -40,11 +40,13 @@ impl Principal {
 }
 
 /// What a paired (extension) token may call.
-const EXTENSION_SCOPE: [(Method, &str); 4] = [
+const EXTENSION_SCOPE: [(Method, &str); 6] = [
     (Method::GET, "/v1/health"),
     (Method::GET, "/v1/events"),
     (Method::POST, "/v1/recording/prompt"),
+    (Method::POST, "/v1/recording/ended"),
     (Method::POST, "/v1/recording/marker"),
+    (Method::POST, "/v1/recording/mute"),
 ];
 
 pub async fn authenticate(
@@ -143,7 +145,8 @@ fn check_scope(principal: &Principal, method: &Method, path: &str) -> Result<(),
     } else {
         Err(ApiError::new(
             ErrorCode::InsufficientScope,
-            "a paired extension token may only read health and events, prompt, and add markers",
+            "a paired extension token may only read health and events, prompt, report a call's \
+             end, add markers and mute the microphone",
         ))
     }
 }

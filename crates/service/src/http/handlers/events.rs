@@ -79,10 +79,12 @@ pub async fn events(
 /// they keep its stream, and so Chrome's worker, alive while recording, and say
 /// nothing of what is said), prompts, markers and pairing. Never transcript text
 /// (`segment.*`), notes or meeting changes.
-const PAIRED_EVENTS: [&str; 9] = [
+const PAIRED_EVENTS: [&str; 11] = [
     "recording.started",
     "recording.stopped",
     "recording.paused",
+    "recording.muted",
+    "recording.ending",
     "recording.levels",
     "recording.channel",
     "prompt.shown",

@@ -15,7 +15,7 @@ use crate::base::clock::now_ms;
 use crate::base::error::{ApiError, ApiResult};
 use crate::config::managed::SettingsChangeError;
 use crate::http::extract::{text, ApiJson};
-use crate::recording::prompts::{prompt_view, start_spec_of, PROMPT_LIFETIME_MS};
+use crate::recording::prompts::{start_spec_of, PROMPT_LIFETIME_MS};
 use crate::state::AppState;
 
 /// Ask the person whether to record. Only asks: a person answers in the app.
@@ -36,53 +36,7 @@ pub async fn prompt(
     ApiJson(request): ApiJson<PromptRequest>,
 ) -> ApiResult<Json<PromptReply>> {
     let record = prompt_record(request)?;
-    if state.work.recorder.current().is_some() {
-        return Err(crate::recording::already_recording());
-    }
-    let auto = state.effective_settings().recording.auto_record_apps;
-    if auto.iter().any(|app| app.eq_ignore_ascii_case(&record.source_app)) {
-        return start_without_asking(&state, record).await;
-    }
-    let now = now_ms();
-    let candidate = record.clone();
-    let stored = state
-        .db(move |store| {
-            store
-                .insert_or_find_prompt(&candidate, now)
-                .map_err(|e| ApiError::internal("saving the prompt", e))
-        })
-        .await?;
-    if stored.id == record.id {
-        let shown = prompt_view(&stored);
-        state.core.events.emit(Event::PromptShown(shown));
-    }
-    Ok(Json(PromptReply { prompt_id: stored.id }))
-}
-
-/// 'Record without asking for' this app: the recording starts at once and
-/// the prompt is answered `auto`.
-async fn start_without_asking(
-    state: &AppState,
-    record: PromptRecord,
-) -> ApiResult<Json<PromptReply>> {
-    let meeting = crate::recording::start(state, start_spec_of(&record)).await?;
-    let (prompt, meeting_id) = (record.clone(), meeting.id.clone());
-    let prompt_id = state
-        .db(move |store| {
-            store
-                .insert_or_find_prompt(&prompt, now_ms())
-                .and_then(|found| {
-                    store.answer_prompt(&found.id, "auto", Some(&meeting_id)).map(|_| found.id)
-                })
-                .map_err(|e| ApiError::internal("saving the prompt", e))
-        })
-        .await?;
-    state.core.events.emit(Event::PromptAnswered(PromptAnswer {
-        prompt_id: prompt_id.clone(),
-        accepted: true,
-        answer: "auto".into(),
-        meeting_id: Some(meeting.id.clone()),
-    }));
+    let prompt_id = crate::recording::prompts::ask(&state, record).await?;
     Ok(Json(PromptReply { prompt_id }))
 }
 

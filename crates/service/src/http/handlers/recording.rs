@@ -9,15 +9,17 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
-    ErrorBody, Event, Marker, MarkerAdded, MarkerRequest, Meeting, PauseReply, PauseRequest,
-    PersonStartRequest, RecordingPaused, StartRequest, StopReply,
+    CallEndedReply, CallEndedRequest, ErrorBody, Event, KeepReply, Marker, MarkerAdded,
+    MarkerRequest, Meeting, MuteReply, MuteRequest, PauseReply, PauseRequest, PersonStartRequest,
+    RecordingPaused, StartRequest, StopReply,
 };
 use recorder_domain::{MarkerId, MeetingStatus};
 use recorder_store::MarkerRecord;
 
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::extract::{text, ApiJson};
-use crate::recording::not_recording;
+use crate::recording::context::RecordingContext;
+use crate::recording::{ending, not_recording};
 use crate::state::AppState;
 
 /// Start recording. Pro; refused unless 'Allow remote start' is on.
@@ -92,6 +94,66 @@ pub async fn pause_recording(
         }));
     }
     Ok(Json(PauseReply { meeting_id, paused: request.paused }))
+}
+
+/// Mute or unmute the microphone in the recording: while muted the
+/// microphone channel records silence (the other side is still recorded).
+/// The recording's thread applies it at its next step and then marks the
+/// moment ("Microphone muted" / "Microphone on") and emits
+/// `recording.muted`. Pro for agent requests.
+#[utoipa::path(post, path = "/v1/recording/mute", tag = "recording",
+    request_body = MuteRequest,
+    responses(
+        (status = 200, body = MuteReply),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required (agents)"),
+        (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "not_recording"),
+    ),
+    security(("bearer" = [])))]
+pub async fn mute(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<MuteRequest>,
+) -> ApiResult<Json<MuteReply>> {
+    let current = state.work.recorder.current().ok_or_else(not_recording)?;
+    current.control.set_muted(request.muted);
+    Ok(Json(MuteReply { meeting_id: current.meeting_id, muted: request.muted }))
+}
+
+/// A call ended (a paired extension saw the person leave, the tab close or
+/// navigate away). The recording that came from that call's prompt stops
+/// after `recording.stop_after_call_ends_s` unless the person keeps it; any
+/// other report changes nothing.
+#[utoipa::path(post, path = "/v1/recording/ended", tag = "recording",
+    request_body = CallEndedRequest,
+    responses(
+        (status = 200, body = CallEndedReply),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn call_ended(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<CallEndedRequest>,
+) -> ApiResult<Json<CallEndedReply>> {
+    let source_app = text("source_app", &request.source_app, 100)?;
+    let url = request.url.as_deref().map(|url| text("url", url, 2048)).transpose()?;
+    let context = RecordingContext::of(&state);
+    let stopping = ending::call_ended(&context, &source_app, url.as_deref(), true);
+    Ok(Json(match stopping {
+        Some((meeting_id, stops_at)) => CallEndedReply {
+            stopping: true,
+            meeting_id: Some(meeting_id),
+            stops_at: Some(stops_at),
+        },
+        None => CallEndedReply { stopping: false, meeting_id: None, stops_at: None },
+    }))
+}
+
+/// `POST /ui/recording/keep`: Keep recording (calls off a countdown).
+pub async fn keep_recording(State(state): State<AppState>) -> ApiResult<Json<KeepReply>> {
+    let meeting_id = ending::keep(&RecordingContext::of(&state)).ok_or_else(not_recording)?;
+    Ok(Json(KeepReply { meeting_id }))
 }
 
 /// Bookmark the current moment. Pro for agent requests.

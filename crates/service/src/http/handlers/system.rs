@@ -23,8 +23,16 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
                 active: true,
                 meeting_id: Some(current.meeting_id),
                 paused: Some(current.control.paused()),
+                muted: Some(current.control.muted()),
+                ending: current.control.countdown().map(|countdown| countdown.view()),
             },
-            None => RecordingState { active: false, meeting_id: None, paused: None },
+            None => RecordingState {
+                active: false,
+                meeting_id: None,
+                paused: None,
+                muted: None,
+                ending: None,
+            },
         },
         search_index: state.work.search_index.state(),
     })
