@@ -77,12 +77,15 @@ async fn follow(state: &AppState) -> bool {
                 Some(event) => calls.handle(state, event).await,
                 None => return false,
             },
-            event = settings.recv() => {
-                let changed = matches!(&event, Ok(e) if e.kind == EventType::SettingsChanged.as_str());
-                if changed && !state.effective_settings().recording.detect_meeting_apps {
-                    return true;
+            event = settings.recv() => match event {
+                Ok(event) if event.kind == EventType::SettingsChanged.as_str() => {
+                    if !state.effective_settings().recording.detect_meeting_apps {
+                        return true;
+                    }
                 }
-            }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return false,
+            },
         }
     }
 }

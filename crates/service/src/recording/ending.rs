@@ -13,40 +13,18 @@
 use std::sync::atomic::Ordering;
 
 use recorder_api_types::{
-    Ending, EndingReason, Event, MarkerAdded, RecordingEnding, RecordingMuted, StopReason,
+    EndingReason, Event, MarkerAdded, RecordingEnding, RecordingMuted, StopReason,
 };
 use recorder_domain::{MarkerId, MeetingId};
 use recorder_store::MarkerRecord;
 
 use super::context::RecordingContext;
+pub use super::countdown::{CallOrigin, Countdown};
 use super::recorder::Control;
 use crate::base::clock::now_ms;
 
 /// How long the silence countdown lasts, in recorded audio.
 pub const SILENCE_WARNING_MS: i64 = 30_000;
-
-/// The call a recording came from: the prompt's app and page (no page for a
-/// desktop app).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallOrigin {
-    pub source_app: String,
-    pub url: Option<String>,
-}
-
-/// A countdown to stopping by itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Countdown {
-    pub reason: EndingReason,
-    /// When it stops, ms since the epoch.
-    pub stops_at: i64,
-    pub source_app: Option<String>,
-}
-
-impl Countdown {
-    pub fn view(&self) -> Ending {
-        Ending { reason: self.reason, stops_at: self.stops_at, source_app: self.source_app.clone() }
-    }
-}
 
 impl Control {
     /// The call the recording follows, until the person keeps it.

@@ -8,6 +8,7 @@
 mod backlog;
 pub mod calls;
 pub mod context;
+mod countdown;
 mod echo;
 pub mod ending;
 mod levels;

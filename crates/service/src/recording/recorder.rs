@@ -14,7 +14,7 @@ use recorder_domain::MeetingId;
 use recorder_store::RecordingEnd;
 use tokio::sync::watch;
 
-use super::ending::{CallOrigin, Countdown};
+use super::countdown::{CallOrigin, Countdown};
 use crate::base::error::ApiError;
 
 /// Shared between the API and a running session.
