@@ -45,10 +45,13 @@ impl Control {
         self.ending.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Begins a countdown unless one runs already; returns it when it began.
+    /// Begins a countdown unless one runs already (a call's end replaces a
+    /// silence countdown: the call is the firmer reason); returns it when it began.
     fn begin(&self, countdown: Countdown) -> Option<Countdown> {
         let mut ending = self.ending.lock().unwrap_or_else(|p| p.into_inner());
-        if ending.is_some() {
+        let replaces_silence = countdown.reason == EndingReason::CallEnded
+            && ending.as_ref().is_some_and(|running| running.reason == EndingReason::Silence);
+        if ending.is_some() && !replaces_silence {
             return None;
         }
         *ending = Some(countdown.clone());
@@ -65,8 +68,10 @@ impl Control {
     }
 
     /// The call's countdown has run out: the reason to stop.
+    /// Checked every tick of the session thread: looks, without a copy.
     pub(super) fn call_countdown_over(&self, now: i64) -> bool {
-        self.countdown().is_some_and(|c| c.reason == EndingReason::CallEnded && c.stops_at <= now)
+        let ending = self.ending.lock().unwrap_or_else(|p| p.into_inner());
+        ending.as_ref().is_some_and(|c| c.reason == EndingReason::CallEnded && c.stops_at <= now)
     }
 
     /// Asks the session to stop, saying why.
