@@ -19,7 +19,7 @@ use recorder_domain::{MarkerId, MeetingId};
 use recorder_store::MarkerRecord;
 
 use super::context::RecordingContext;
-pub use super::countdown::{CallOrigin, Countdown};
+use super::countdown::{CallOrigin, Countdown};
 use super::recorder::Control;
 use crate::base::clock::now_ms;
 

@@ -10,7 +10,7 @@ use crate::base::clock::now_ms;
 use crate::base::error::ApiError;
 use crate::state::AppState;
 
-use super::ending::CallOrigin;
+use super::countdown::CallOrigin;
 use super::StartSpec;
 
 pub const PROMPT_LIFETIME_MS: i64 = 60_000;

@@ -16,7 +16,8 @@ use recorder_store::{MeetingRecord, RecordingEnd};
 use recorder_stt::vad::Gate;
 use tokio::sync::watch;
 
-use super::ending::{self, CallOrigin, SilenceStop};
+use super::countdown::CallOrigin;
+use super::ending::{self, SilenceStop};
 use super::levels::ChannelWatch;
 use super::live::LiveTranscriber;
 use super::partial::{self, PartialLines, Request};
