@@ -196,6 +196,7 @@ fn meeting(
         tags: corpus.tags(rng),
         starred: false,
         processing_error: None,
+        vocabulary: Vec::new(),
     };
 
     let mut segments = Vec::with_capacity(per_meeting);

@@ -61,6 +61,10 @@ pub struct Meeting {
     pub starred: bool,
     /// Null unless transcription or notes failed.
     pub processing_error: Option<String>,
+    /// Words its transcription should expect (names, terms), beside the
+    /// attendees, the title and `transcription.vocabulary`. Left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vocabulary: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<Note>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +114,13 @@ pub struct MeetingPatch {
     /// Names of 1 to 200 characters.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub attendees: Option<Vec<AttendeePatch>>,
+    /// Words its transcription should expect (names, terms): at most 200 of 1
+    /// to 100 characters after trimming, duplicates merged, in this order.
+    /// They count from the next transcription on (e.g. `POST
+    /// /v1/meetings/:id/transcribe`).
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 200)]
+    pub vocabulary: Option<Vec<String>>,
 }
 
 /// An attendee in a PATCH body: only `name`.

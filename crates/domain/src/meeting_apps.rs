@@ -80,6 +80,11 @@ pub const MEETING_APPS: &[MeetingApp] = &[
     },
 ];
 
+/// A recording without a title is named after its app: never empty.
+pub fn default_title(source_app: &str) -> String {
+    format!("{source_app} meeting")
+}
+
 /// The app of a `source_app`, for its label.
 pub fn by_source_app(source_app: &str) -> Option<&'static MeetingApp> {
     MEETING_APPS.iter().find(|app| app.source_app.eq_ignore_ascii_case(source_app))

@@ -107,6 +107,25 @@ pub struct Transcription {
     /// Beyond the contract's keys; on unless turned off.
     #[serde(default = "on")]
     pub remember_voices: bool,
+    /// Words to know: names and terms every transcription should spell as
+    /// written here (whisper's prompt, with each meeting's attendees and
+    /// title). At most [`MAX_WORDS`] of 1 to [`MAX_WORD_CHARS`] characters.
+    #[serde(default)]
+    pub vocabulary: Vec<String>,
+}
+
+/// The most entries in a list of words to know (`transcription.vocabulary`,
+/// a meeting's `vocabulary`).
+pub const MAX_WORDS: usize = 200;
+/// The longest entry in a list of words to know, in characters.
+pub const MAX_WORD_CHARS: usize = 100;
+
+/// Whether `word` may stand in a list of words to know: 1 to
+/// [`MAX_WORD_CHARS`] characters once trimmed, none of them a control.
+pub fn is_vocabulary_word(word: &str) -> bool {
+    let trimmed = word.trim();
+    (1..=MAX_WORD_CHARS).contains(&trimmed.chars().count())
+        && !trimmed.chars().any(char::is_control)
 }
 
 fn on() -> bool {
@@ -128,7 +147,7 @@ pub fn defaults() -> Value {
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },
         "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
-        "transcription": { "model": "base.en", "threads": null, "remember_voices": true }
+        "transcription": { "model": "base.en", "threads": null, "remember_voices": true, "vocabulary": [] }
     })
 }
 
@@ -426,6 +445,12 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     }
     if settings.transcription.decoding.as_deref().is_some_and(|d| !DECODINGS.contains(&d)) {
         return fail("transcription.decoding must be greedy or beam");
+    }
+    let words = &settings.transcription.vocabulary;
+    if words.len() > MAX_WORDS || !words.iter().all(|word| is_vocabulary_word(word)) {
+        return fail(&format!(
+            "transcription.vocabulary must hold at most {MAX_WORDS} words of 1 to {MAX_WORD_CHARS} characters"
+        ));
     }
     Ok(())
 }

@@ -12,8 +12,8 @@ mod policy_source;
 
 pub use data_dir::{copy_atomically, DataDir, DataDirError};
 pub use document::{
-    configured_api_port, defaults, literal_loopback, InvalidSetting, Settings, SettingsDocument,
-    SettingsError,
+    configured_api_port, defaults, is_vocabulary_word, literal_loopback, InvalidSetting, Settings,
+    SettingsDocument, SettingsError, MAX_WORDS, MAX_WORD_CHARS,
 };
 pub use effective::{
     check_patch_against_policy, cloud_refusal, effective_settings, effective_typed,

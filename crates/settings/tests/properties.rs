@@ -61,6 +61,7 @@ fn key_name() -> impl Strategy<Value = String> {
             "threads",
             "decoding",
             "start_at_login",
+            "vocabulary",
         ])
         .prop_map(str::to_string),
         "[a-z_]{1,8}",

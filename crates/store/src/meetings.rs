@@ -24,6 +24,8 @@ pub struct MeetingRecord {
     pub processing_error: Option<String>,
     pub attendees: Vec<String>,
     pub tags: Vec<String>,
+    /// Words its transcription should expect, beside the attendees and title.
+    pub vocabulary: Vec<String>,
 }
 
 impl MeetingRecord {
@@ -42,6 +44,7 @@ impl MeetingRecord {
             processing_error: None,
             attendees: Vec::new(),
             tags: Vec::new(),
+            vocabulary: Vec::new(),
         }
     }
 }
@@ -69,6 +72,7 @@ pub struct MeetingChanges {
     pub tags: Option<Vec<String>>,
     pub starred: Option<bool>,
     pub attendees: Option<Vec<String>>,
+    pub vocabulary: Option<Vec<String>>,
 }
 
 const COLUMNS: &str = "seq, id, title, source_app, started_at, ended_at, duration_ms, status, \
@@ -139,6 +143,7 @@ pub(crate) fn insert_meeting(
     )?;
     let seq = tx.last_insert_rowid();
     replace_attendees(tx, seq, &meeting.attendees)?;
+    replace_words(tx, seq, &meeting.vocabulary)?;
     replace_tags(tx, seq, &meeting.tags)
 }
 
@@ -163,6 +168,9 @@ fn apply_changes(
     if let Some(attendees) = &changes.attendees {
         replace_attendees(tx, seq, attendees)?;
     }
+    if let Some(words) = &changes.vocabulary {
+        replace_words(tx, seq, words)?;
+    }
     tx.execute("UPDATE meetings SET updated_at = ?2 WHERE seq = ?1", params![seq, now])?;
     Ok(())
 }
@@ -183,6 +191,17 @@ fn replace_attendees(tx: &Transaction, seq: i64, names: &[String]) -> StoreResul
         tx.prepare_cached("INSERT INTO attendees (meeting, position, name) VALUES (?1, ?2, ?3)")?;
     for (position, name) in names.iter().enumerate() {
         insert.execute(params![seq, position as i64, name])?;
+    }
+    Ok(())
+}
+
+fn replace_words(tx: &Transaction, seq: i64, words: &[String]) -> StoreResult<()> {
+    tx.execute("DELETE FROM meeting_vocabulary WHERE meeting = ?1", [seq])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO meeting_vocabulary (meeting, position, word) VALUES (?1, ?2, ?3)",
+    )?;
+    for (position, word) in words.iter().enumerate() {
+        insert.execute(params![seq, position as i64, word])?;
     }
     Ok(())
 }
@@ -256,6 +275,10 @@ fn with_people(
         .prepare_cached("SELECT tag FROM tags WHERE meeting = ?1 ORDER BY tag")?
         .query_map([seq], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
+    meeting.vocabulary = db
+        .prepare_cached("SELECT word FROM meeting_vocabulary WHERE meeting = ?1 ORDER BY position")?
+        .query_map([seq], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
     Ok(meeting)
 }
 
@@ -283,6 +306,7 @@ fn read_row(row: &Row) -> rusqlite::Result<(i64, MeetingRecord)> {
             processing_error: row.get(10)?,
             attendees: Vec::new(),
             tags: Vec::new(),
+            vocabulary: Vec::new(),
         },
     ))
 }

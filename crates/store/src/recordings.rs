@@ -32,6 +32,7 @@ impl MeetingRecord {
             processing_error: None,
             attendees,
             tags: Vec::new(),
+            vocabulary: Vec::new(),
         }
     }
 }

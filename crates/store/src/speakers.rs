@@ -136,6 +136,24 @@ impl crate::Store {
         })
     }
 
+    /// Names the person gave to speakers in meetings before `before` (a
+    /// meeting's start time) and to remembered voices, the most recently used
+    /// first, at most `limit`: the people likely to be heard again.
+    pub fn known_names(&self, before: i64, limit: i64) -> StoreResult<Vec<String>> {
+        self.read(|db| {
+            let mut query = db.prepare_cached(
+                "SELECT name FROM ( \
+                   SELECT s.name AS name, m.started_at AS used FROM speakers s \
+                   JOIN meetings m ON m.seq = s.meeting \
+                   WHERE s.name IS NOT NULL AND m.started_at < ?1 \
+                   UNION ALL SELECT name, updated_at FROM voices) \
+                 GROUP BY name ORDER BY max(used) DESC, name LIMIT ?2",
+            )?;
+            let rows = query.query_map(params![before, limit], |row| row.get(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
     /// Every remembered voice, by name.
     pub fn voices(&self) -> StoreResult<Vec<VoiceRecord>> {
         self.read(|db| {

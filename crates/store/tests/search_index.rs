@@ -23,6 +23,7 @@ fn record(title: &str, started_at: i64) -> MeetingRecord {
         language: Some("en".into()),
         attendees: Vec::new(),
         tags: Vec::new(),
+        vocabulary: Vec::new(),
         starred: false,
         processing_error: None,
     }

@@ -2,7 +2,8 @@
 
 use recorder_domain::{Channel, MeetingId, MeetingStatus, NoteId};
 use recorder_store::{
-    HitSource, ListQuery, MeetingChanges, MeetingRecord, NewSegment, NoteRecord, Store,
+    HitSource, ListQuery, MeetingChanges, MeetingRecord, NewSegment, NoteRecord, SpeakerRecord,
+    Store,
 };
 
 fn open() -> (tempfile::TempDir, Store) {
@@ -24,6 +25,7 @@ fn meeting(store: &Store, title: &str, started_at: i64, lines: &[&str]) -> Meeti
         language: Some("en".into()),
         attendees: vec!["Ada".into()],
         tags: vec!["team".into()],
+        vocabulary: vec!["Kubernetes".into()],
         starred: false,
         processing_error: None,
     };
@@ -158,7 +160,7 @@ fn list_pages_newest_first_with_time_bounds() {
 }
 
 #[test]
-fn changes_replace_tags_and_attendees_atomically() {
+fn changes_replace_tags_attendees_and_words_atomically() {
     let (_folder, store) = open();
     let id = meeting(&store, "Old", 1_000, &[]);
     let changes = MeetingChanges {
@@ -166,11 +168,13 @@ fn changes_replace_tags_and_attendees_atomically() {
         tags: Some(vec!["a".into(), "b".into()]),
         starred: Some(true),
         attendees: Some(vec!["Grace".into(), "Linus".into()]),
+        vocabulary: Some(vec!["Krzysztof".into(), "Nguyen".into()]),
     };
     let updated = store.update_meeting(&id, &changes, 2_000).expect("update");
     assert_eq!(updated.title, "New");
     assert_eq!(updated.tags, ["a", "b"]);
     assert_eq!(updated.attendees, ["Grace", "Linus"]);
+    assert_eq!(updated.vocabulary, ["Krzysztof", "Nguyen"], "in the order given");
     assert!(updated.starred);
     assert_eq!(list(&store, Some("new")), vec!["New"]);
     assert!(list(&store, Some("old")).is_empty(), "title index follows the change");
@@ -190,4 +194,31 @@ fn closing_the_store_folds_the_wal_into_the_database() {
     assert_eq!(wal_size, 0, "the writer closes last and checkpoints");
     let store = Store::open(&folder.path().join("recorder.db")).expect("reopen");
     assert_eq!(list(&store, Some("text")), vec!["Kept"]);
+}
+
+#[test]
+fn known_names_are_the_named_speakers_of_earlier_meetings_latest_first() {
+    let (_folder, store) = open();
+    let speaker = |number: i64, name: Option<&str>| SpeakerRecord {
+        number,
+        name: name.map(str::to_owned),
+        voice: vec![1.0, 0.0],
+    };
+    let first = meeting(&store, "First", 1_000, &[]);
+    let second = meeting(&store, "Second", 2_000, &[]);
+    let third = meeting(&store, "Third", 3_000, &[]);
+    store
+        .save_speakers(&first, &[speaker(1, Some("Siobhan")), speaker(2, None)], &[])
+        .expect("store");
+    store
+        .save_speakers(&second, &[speaker(1, Some("Krzysztof")), speaker(2, Some("Siobhan"))], &[])
+        .expect("store");
+    store.save_speakers(&third, &[speaker(1, Some("Later"))], &[]).expect("store");
+    assert_eq!(
+        store.known_names(3_000, 10).expect("store"),
+        ["Krzysztof", "Siobhan"],
+        "one each, latest first, none from the meeting itself or later"
+    );
+    assert_eq!(store.known_names(3_000, 1).expect("store"), ["Krzysztof"]);
+    assert!(store.known_names(1_000, 10).expect("store").is_empty());
 }

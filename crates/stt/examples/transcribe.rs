@@ -1,11 +1,12 @@
 //! Transcribes one audio file with the whole chain the service uses and
 //! prints the segments, the real-time factor and the peak memory. Used by the
 //! benchmark (`bench/stt.sh`) and handy by hand:
-//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--full-window] [--beam N]`
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--full-window] [--beam N] [--prompt TEXT]`
 //! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate.
 //! Like the service's file jobs, each chunk is encoded only as far as it fills
 //! whisper's window; `--full-window` encodes all 30 s. `--beam N`: beam search
-//! with N candidates instead of greedy decoding).
+//! with N candidates instead of greedy decoding; `--prompt`: the words to
+//! expect, as the service gives them, e.g. "Siobhan, Krzysztof Kowalczyk.").
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -16,8 +17,9 @@ use recorder_stt::silero::SileroModel;
 use recorder_stt::vad::Gate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut args, call) = split_flags(std::env::args().skip(1).collect())?;
-    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD] [--full-window] [--beam N]";
+    let (mut args, call, prompt) = split_flags(std::env::args().skip(1).collect())?;
+    let usage =
+        "usage: transcribe MODEL FILE [THREADS] [VAD] [--full-window] [--beam N] [--prompt TEXT]";
     let model = PathBuf::from(args.next().ok_or(usage)?);
     let file = PathBuf::from(args.next().ok_or(usage)?);
     let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
@@ -26,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = EngineOptions { threads, language: Some("en".into()) };
     let mut engine = WhisperEngine::load(&model, options)?;
     engine.set_call(call);
+    engine.set_prompt(&prompt)?;
     let load_ms = loading.elapsed().as_millis();
     let started = Instant::now();
     let ffmpeg = PathBuf::from("/usr/bin/ffmpeg");
@@ -53,21 +56,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Positional arguments, and the call options the flags ask for.
-fn split_flags(
-    args: Vec<String>,
-) -> Result<(std::vec::IntoIter<String>, CallOptions), Box<dyn std::error::Error>> {
+type Flags = (std::vec::IntoIter<String>, CallOptions, String);
+
+/// Positional arguments, the call options the flags ask for and the prompt.
+fn split_flags(args: Vec<String>) -> Result<Flags, Box<dyn std::error::Error>> {
     let mut call = CallOptions { fit_window: true, ..CallOptions::default() };
+    let mut prompt = String::new();
     let mut positional = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--full-window" => call.fit_window = false,
             "--beam" => call.decoding = Decoding::Beam(args.next().ok_or("--beam N")?.parse()?),
+            "--prompt" => prompt = args.next().ok_or("--prompt TEXT")?,
             _ => positional.push(arg),
         }
     }
-    Ok((positional.into_iter(), call))
+    Ok((positional.into_iter(), call, prompt))
 }
 
 fn peak_rss_kib() -> u64 {

@@ -1,12 +1,16 @@
 //! Removes what whisper is known to invent: sound annotations ("[Music]",
 //! "(applause)"), sign-offs it was trained on ("Thanks for watching!") when
 //! it doubts there was speech, runs of one phrase repeated over and over, and
-//! a segment that only repeats the one before it.
+//! a segment that only repeats the one before it, a segment that says the
+//! same thing twice over (whisper given a prompt does this to a short
+//! utterance), and the prompt's words said back when nothing was said
+//! ([`echoes_prompt`]).
 //!
 //! People repeat short things too ("Hello? Hello?", "Again? Again.", "No,
 //! no, no."; "Great." answered by "Great."), so a short word or two counts as
 //! a loop only from five times in a row, and only a segment of three words
-//! or more is dropped for repeating the last one.
+//! or more is dropped for repeating the last one, or halved for saying one
+//! phrase twice.
 
 use crate::transcriber::RawSegment;
 
@@ -42,7 +46,7 @@ pub fn clean(segments: Vec<RawSegment>, previous: Option<&str>) -> Vec<RawSegmen
     let mut kept: Vec<RawSegment> = Vec::new();
     let mut last = previous.map(normalize);
     for mut segment in segments {
-        segment.text = collapse_repeats(&strip_annotations(&segment.text));
+        segment.text = collapse_repeats(&undouble(&strip_annotations(&segment.text)));
         let normalized = normalize(&segment.text);
         let repeats_last = Some(&normalized) == last.as_ref()
             && normalized.split(' ').count() >= MIN_WORDS_OF_A_REPEATED_SEGMENT;
@@ -57,6 +61,29 @@ pub fn clean(segments: Vec<RawSegment>, previous: Option<&str>) -> Vec<RawSegmen
         kept.push(segment);
     }
     kept
+}
+
+/// Whether `text` is whisper saying its prompt back: three words or more,
+/// every one of them a word of `prompt`. Real speech that names only the
+/// prompt's words ("Siobhan, Tran, Krzysztof") is short and rare; whisper
+/// echoing a list of names onto silence or noise is not.
+pub fn echoes_prompt(text: &str, prompt: &str) -> bool {
+    let words = normalize(text);
+    if words.split(' ').count() < MIN_WORDS_OF_A_REPEATED_SEGMENT {
+        return false;
+    }
+    let prompt = normalize(prompt);
+    let known: std::collections::HashSet<&str> = prompt.split(' ').collect();
+    words.split(' ').all(|word| known.contains(word))
+}
+
+/// How many words of `text` are words of `prompt` of four letters or more
+/// (names and terms, not "the").
+pub fn prompt_words_heard(text: &str, prompt: &str) -> usize {
+    let prompt = normalize(prompt);
+    let known: std::collections::HashSet<&str> =
+        prompt.split(' ').filter(|word| word.chars().count() >= 4).collect();
+    normalize(text).split(' ').filter(|word| known.contains(word)).count()
 }
 
 /// Lower-case words without punctuation.
@@ -85,6 +112,22 @@ fn strip_annotations(text: &str) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A text that is one phrase of three words or more said twice ("Thank you
+/// all for joining. Thank you all for joining.") is kept once, as a
+/// segment repeating the last one is dropped.
+fn undouble(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let half = words.len() / 2;
+    let doubled = words.len().is_multiple_of(2)
+        && half >= MIN_WORDS_OF_A_REPEATED_SEGMENT
+        && normalize(&words[..half].join(" ")) == normalize(&words[half..].join(" "));
+    if doubled {
+        words[..half].join(" ")
+    } else {
+        text.to_owned()
+    }
 }
 
 /// A phrase of 1–8 words said [`loop_repeats`] times or more in a row is kept once.
@@ -172,5 +215,30 @@ mod tests {
         assert_eq!(texts(clean(input, None)), vec!["We ship on Friday."]);
         let across = vec![segment("We ship on Friday.", 0.1)];
         assert!(clean(across, Some("We ship on Friday.")).is_empty());
+    }
+
+    #[test]
+    fn the_prompt_said_back_is_an_echo_and_speech_with_its_words_is_not() {
+        let prompt = "Siobhan, Tran Nguyen, Kubernetes, Krzysztof Kowalczyk.";
+        assert!(echoes_prompt("Siobhan, Tran Nguyen, Kubernetes.", prompt));
+        assert!(echoes_prompt("Krzysztof Kowalczyk, Siobhan", prompt));
+        assert!(!echoes_prompt("Siobhan and Tran will review the Kubernetes rollout.", prompt));
+        assert!(!echoes_prompt("Siobhan, Tran", prompt), "two words may be said");
+        assert!(!echoes_prompt("Siobhan Tran Nguyen", ""), "no prompt, no echo");
+    }
+
+    #[test]
+    fn a_phrase_said_twice_in_one_segment_is_kept_once() {
+        let doubled =
+            segment("Thank you all for joining today. Thank you all for joining today.", 0.1);
+        assert_eq!(texts(clean(vec![doubled], None)), ["Thank you all for joining today."]);
+        let short = segment("Hello? Hello?", 0.1);
+        assert_eq!(
+            texts(clean(vec![short], None)),
+            ["Hello? Hello?"],
+            "two words may be said twice"
+        );
+        let different = segment("We ship on Monday. We ship on Tuesday.", 0.1);
+        assert_eq!(texts(clean(vec![different], None)), ["We ship on Monday. We ship on Tuesday."]);
     }
 }

@@ -30,6 +30,17 @@ pub enum SttError {
 /// A speech-to-text engine.
 pub trait Transcriber: Send {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError>;
+
+    /// The words calls are told to expect (empty for none), so that
+    /// [`Transcriber::transcribe_plain`] differs from `transcribe`.
+    fn prompt(&self) -> &str {
+        ""
+    }
+
+    /// One call without the prompt.
+    fn transcribe_plain(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        self.transcribe(samples)
+    }
 }
 
 /// How the engine runs.

@@ -19,9 +19,21 @@ pub struct WhisperEngine {
     options: EngineOptions,
     multilingual: bool,
     call: CallOptions,
+    /// Words the next calls should expect, as text and as whisper's tokens.
+    prompt: (String, Vec<std::ffi::c_int>),
     /// The weights, shared with [`WhisperEngine::sibling`]s.
     context: Arc<WhisperContext>,
 }
+
+/// The most prompt tokens a call carries. whisper.cpp takes up to half its
+/// text context (224); each token lengthens every decoding step, and a long
+/// prompt pulls the text towards itself, so the prompt is kept short and its
+/// most important words go last (they are the ones kept).
+pub const MAX_PROMPT_TOKENS: usize = 96;
+/// The prompt is given as earlier text spoken from 0 s to this many of
+/// whisper's 20 ms time steps (2.74 s). Not a whole second: after a prompt
+/// ending on one, tiny.en rounded every later time to whole seconds.
+const PROMPT_SPAN: std::ffi::c_int = 137;
 
 impl WhisperEngine {
     pub fn load(path: &Path, options: EngineOptions) -> Result<Self, SttError> {
@@ -39,7 +51,14 @@ impl WhisperEngine {
         let state = context.create_state().map_err(|e| load_error(e.to_string()))?;
         let multilingual = context.is_multilingual();
         let context = Arc::new(context);
-        Ok(WhisperEngine { state, options, multilingual, call: CallOptions::default(), context })
+        Ok(WhisperEngine {
+            state,
+            options,
+            multilingual,
+            call: CallOptions::default(),
+            prompt: Default::default(),
+            context,
+        })
     }
 
     /// A second engine on the same weights (loaded once) with its own
@@ -51,6 +70,7 @@ impl WhisperEngine {
             options: self.options.clone(),
             multilingual: self.multilingual,
             call: CallOptions::default(),
+            prompt: Default::default(),
             context: self.context.clone(),
         })
     }
@@ -60,6 +80,33 @@ impl WhisperEngine {
     /// lines and file jobs both fit it (WER unchanged on the bench files).
     pub fn set_call(&mut self, call: CallOptions) {
         self.call = call;
+    }
+
+    /// Text the next calls continue from, so the names and terms in it are
+    /// spelled as given (whisper's initial prompt). Empty for none. Only its
+    /// last [`MAX_PROMPT_TOKENS`] tokens are kept.
+    pub fn set_prompt(&mut self, prompt: &str) -> Result<(), SttError> {
+        if self.prompt.0 == prompt {
+            return Ok(());
+        }
+        let mut tokens = if prompt.trim().is_empty() || prompt.contains('\0') {
+            Vec::new()
+        } else {
+            // Tokenizing never yields more tokens than bytes, plus one.
+            let room = prompt.len() + 1;
+            self.context.tokenize(prompt, room).map_err(|e| SttError::Engine(e.to_string()))?
+        };
+        let extra = tokens.len().saturating_sub(MAX_PROMPT_TOKENS);
+        tokens.drain(..extra);
+        if !tokens.is_empty() {
+            // As a timed segment of earlier text: a prompt of bare text makes
+            // whisper write the whole window as one segment, without times.
+            let begin = self.context.token_beg();
+            tokens.insert(0, begin);
+            tokens.push(begin + PROMPT_SPAN);
+        }
+        self.prompt = (prompt.to_owned(), tokens);
+        Ok(())
     }
 
     fn language(&self) -> Option<&str> {
@@ -77,6 +124,21 @@ impl WhisperEngine {
 }
 
 impl Transcriber for WhisperEngine {
+    fn prompt(&self) -> &str {
+        if self.prompt.1.is_empty() {
+            ""
+        } else {
+            &self.prompt.0
+        }
+    }
+
+    fn transcribe_plain(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        let prompt = std::mem::take(&mut self.prompt);
+        let result = self.transcribe(samples);
+        self.prompt = prompt;
+        result
+    }
+
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
         let language = self.language().map(str::to_owned);
         let strategy = match self.call.decoding {
@@ -101,10 +163,16 @@ impl Transcriber for WhisperEngine {
         if self.call.fit_window {
             params.set_audio_ctx(fitted_audio_ctx(samples.len()));
         }
+        if !self.prompt.1.is_empty() {
+            params.set_tokens(&self.prompt.1);
+        }
         self.state.full(params, samples).map_err(|e| SttError::Engine(e.to_string()))?;
         let mut segments = Vec::new();
         for segment in self.state.as_iter() {
             let text = segment.to_str_lossy().map_err(|e| SttError::Engine(e.to_string()))?;
+            if crate::hallucination::echoes_prompt(&text, &self.prompt.0) {
+                continue;
+            }
             segments.push(RawSegment {
                 start_ms: segment.start_timestamp() * 10,
                 end_ms: segment.end_timestamp() * 10,

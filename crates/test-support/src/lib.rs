@@ -281,6 +281,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
         language: Some("en".into()),
         attendees: vec!["Ada Lovelace".into()],
         tags: vec!["seeded".into()],
+        vocabulary: Vec::new(),
         starred: meeting.starred,
         processing_error: None,
     };

@@ -29,6 +29,7 @@ mod search;
 mod speakers;
 mod stand_in;
 mod trust;
+mod words;
 
 use recorder_test_support::{http, Options, TestService};
 use reqwest::header::HeaderMap;

@@ -20,6 +20,7 @@ pub fn meeting(record: MeetingRecord) -> api::Meeting {
         tags: record.tags,
         starred: record.starred,
         processing_error: record.processing_error,
+        vocabulary: record.vocabulary,
         notes: None,
         action_items: None,
         markers: None,

@@ -25,6 +25,9 @@ pub struct Setup<'a> {
     pub threads: usize,
     /// `None` lets whisper detect it.
     pub language: Option<String>,
+    /// The words this meeting's transcription should expect
+    /// ([`super::vocabulary`]); empty for none.
+    pub prompt: String,
     /// Hears `models.loading` and `models.loaded`.
     pub events: &'a EventBus,
 }
@@ -39,7 +42,7 @@ impl<'a> Setup<'a> {
     ) -> Self {
         let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
         let threads = configured_threads(settings);
-        Setup { model_path, model_name, threads, language, events }
+        Setup { model_path, model_name, threads, language, prompt: String::new(), events }
     }
 }
 
@@ -79,6 +82,7 @@ impl SharedEngine {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
         let engine = load_engine(setup, &mut loaded)?;
         engine.set_call(call);
+        engine.set_prompt(&setup.prompt)?;
         let result = engine.transcribe(samples);
         *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         result
@@ -86,8 +90,12 @@ impl SharedEngine {
 
     /// A partial line: the open utterance on the second state, one thread,
     /// the window fitted. `None` when the model is not loaded yet or is
-    /// being loaded (a partial never waits for that).
-    pub fn transcribe_partial(&self, samples: &[f32]) -> Option<Result<ChunkResult, SttError>> {
+    /// being loaded (a partial never waits for that). `prompt` as in [`Setup`].
+    pub fn transcribe_partial(
+        &self,
+        samples: &[f32],
+        prompt: &str,
+    ) -> Option<Result<ChunkResult, SttError>> {
         let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
         {
             let loaded = self.loaded.try_lock().ok()?;
@@ -98,6 +106,9 @@ impl SharedEngine {
         }
         let (_, engine) = partial.as_mut()?;
         engine.set_call(CallOptions { fit_window: true, threads: Some(1), ..Default::default() });
+        if let Err(error) = engine.set_prompt(prompt) {
+            return Some(Err(error));
+        }
         Some(engine.transcribe(samples))
     }
 
@@ -160,6 +171,17 @@ pub struct EngineUser<'a> {
 impl Transcriber for EngineUser<'_> {
     fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
         self.engine.transcribe(&self.setup, samples, self.call)
+    }
+
+    fn prompt(&self) -> &str {
+        &self.setup.prompt
+    }
+
+    fn transcribe_plain(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        let prompt = std::mem::take(&mut self.setup.prompt);
+        let result = self.engine.transcribe(&self.setup, samples, self.call);
+        self.setup.prompt = prompt;
+        result
     }
 }
 

@@ -6,6 +6,7 @@ pub mod downloads;
 pub mod engine;
 pub mod install;
 pub mod notes_models;
+pub mod vocabulary;
 pub mod weights;
 
 use std::collections::HashMap;
@@ -26,10 +27,6 @@ pub struct ActiveModel {
     pub path: PathBuf,
 }
 
-/// The model transcription would use now: the file named by
-/// `RECORDER_MODEL_PATH`, else the installed file of the `transcription.model`
-/// setting (q8_0 preferred, then f16, then q5; or a custom `ggml-<name>.bin`).
-/// Costs a few `stat` calls. Fails with 503 `model_unavailable`.
 /// The shared engine's setup for a call now: the active model, the
 /// threads and language the settings ask for.
 pub fn engine_setup<'a>(
@@ -41,6 +38,23 @@ pub fn engine_setup<'a>(
     Ok(crate::models::engine::Setup::new(model.path, model.name, &settings, &core.events))
 }
 
+/// The shared engine's setup for a call of `meeting_id`'s transcription: as
+/// [`engine_setup`], with the meeting's words to expect ([`vocabulary`]).
+pub fn meeting_setup<'a>(
+    core: &'a Core,
+    config: &Configuration,
+    meeting_id: &recorder_domain::MeetingId,
+) -> Result<crate::models::engine::Setup<'a>, SttError> {
+    let mut setup = engine_setup(core, config)?;
+    let settings = config.effective_settings();
+    setup.prompt = vocabulary::prompt_for(&core.store, &settings, meeting_id);
+    Ok(setup)
+}
+
+/// The model transcription would use now: the file named by
+/// `RECORDER_MODEL_PATH`, else the installed file of the `transcription.model`
+/// setting (q8_0 preferred, then f16, then q5; or a custom `ggml-<name>.bin`).
+/// Costs a few `stat` calls. Fails with 503 `model_unavailable`.
 pub fn active_model(core: &Core, config: &Configuration) -> Result<ActiveModel, ApiError> {
     if let Some(path) = &core.environment.model_path {
         return from_environment(path);

@@ -14,7 +14,7 @@ use recorder_stt::vad::Gate;
 
 use crate::base::clock::now_ms;
 use crate::models::engine::{EngineUser, JobRunning};
-use crate::models::engine_setup;
+use crate::models::{engine_setup, meeting_setup};
 use crate::state::{AppState, Core};
 
 /// Gives a job up after it took the service down `attempts` times in a row.
@@ -74,7 +74,7 @@ fn transcribe(
     let call = file_call(&state.effective_settings());
     let mut engine = EngineUser {
         engine: &state.models.engine,
-        setup: engine_setup(&state.core, &state.config)?,
+        setup: meeting_setup(&state.core, &state.config, &job.meeting_id)?,
         call,
     };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));

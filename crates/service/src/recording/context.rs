@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use recorder_domain::MeetingId;
 use recorder_settings::{DataDir, Settings};
 use recorder_store::Store;
 use recorder_stt::engine::SttError;
@@ -60,6 +61,17 @@ impl RecordingContext {
     /// The active model and the settings to run it with.
     pub fn engine_setup(&self) -> Result<Setup<'_>, SttError> {
         crate::models::engine_setup(&self.core, &self.config)
+    }
+
+    /// As [`Self::engine_setup`], with `meeting_id`'s words to expect.
+    pub fn meeting_setup(&self, meeting_id: &MeetingId) -> Result<Setup<'_>, SttError> {
+        crate::models::meeting_setup(&self.core, &self.config, meeting_id)
+    }
+
+    /// The words `meeting_id`'s transcription should expect now.
+    pub fn prompt_for(&self, meeting_id: &MeetingId) -> String {
+        let settings = self.effective_settings();
+        crate::models::vocabulary::prompt_for(&self.core.store, &settings, meeting_id)
     }
 
     pub fn engine(&self) -> &SharedEngine {

@@ -221,7 +221,7 @@ impl LiveTranscriber {
         let settings = self.context.effective_settings();
         let threads = Some(self.context.engine().live_threads(configured_threads(&settings)));
         let call = CallOptions { fit_window: true, threads, ..Default::default() };
-        let setup = match self.context.engine_setup() {
+        let setup = match self.context.meeting_setup(&self.meeting_id) {
             Ok(setup) => setup,
             Err(error) => return self.fail(&error.to_string()),
         };

@@ -128,11 +128,36 @@ impl PartialLines {
     }
 }
 
+/// The meeting's words to expect, read again every [`PROMPT_EVERY`] (the
+/// title and attendees may change while it is recorded).
+#[derive(Default)]
+struct Prompt {
+    text: String,
+    read_at: Option<Instant>,
+}
+
+/// How long partial lines keep the words they read.
+const PROMPT_EVERY: Duration = Duration::from_secs(10);
+
+impl Prompt {
+    fn now(&mut self, context: &RecordingContext, meeting_id: &MeetingId) -> &str {
+        if self.read_at.is_none_or(|at| at.elapsed() >= PROMPT_EVERY) {
+            self.text = context.prompt_for(meeting_id);
+            self.read_at = Some(Instant::now());
+        }
+        &self.text
+    }
+}
+
 /// Decodes requests until the recording's live transcription ends.
 pub fn run_worker(context: RecordingContext, meeting_id: MeetingId, lines: Arc<PartialLines>) {
+    let mut prompt = Prompt::default();
     while let Some(request) = lines.next() {
         let began = Instant::now();
-        let Some(result) = context.engine().transcribe_partial(&request.samples) else { continue };
+        let words = prompt.now(&context, &meeting_id);
+        let Some(result) = context.engine().transcribe_partial(&request.samples, words) else {
+            continue;
+        };
         let segments = match result {
             Ok(result) => hallucination::clean(result.segments, None),
             Err(error) => {

@@ -81,10 +81,7 @@ pub fn start_spec_of(prompt: &PromptRecord) -> StartSpec {
     }
 }
 
-/// A recording without a title is named after its app: never empty.
-pub fn default_title(source_app: &str) -> String {
-    format!("{source_app} meeting")
-}
+pub use recorder_domain::meeting_apps::default_title;
 
 pub fn prompt_view(record: &PromptRecord) -> Prompt {
     Prompt {

@@ -97,13 +97,16 @@ pub async fn queue_transcription(
     Ok((StatusCode::ACCEPTED, Json(crate::http::convert::meeting(record))))
 }
 
+/// The title of an import whose file name gives none.
+pub const UNTITLED_IMPORT: &str = "Imported audio";
+
 /// A new imported meeting, named after the file unless a title is given.
 pub fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {
     let file_title = || {
         path.file_stem()
             .map(|stem| stem.to_string_lossy().trim().to_owned())
             .filter(|stem| !stem.is_empty())
-            .unwrap_or_else(|| "Imported audio".to_owned())
+            .unwrap_or_else(|| UNTITLED_IMPORT.to_owned())
     };
     let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
     let title = title.unwrap_or_else(file_title).chars().take(500).collect();

@@ -112,7 +112,7 @@ pub fn meeting_id(text: &str) -> ApiResult<MeetingId> {
     MeetingId::parse(text).ok_or_else(|| ApiError::not_found("meeting"))
 }
 
-/// Change title, tags, starred or attendees.
+/// Change title, tags, starred, attendees or the words to expect.
 #[utoipa::path(patch, path = "/v1/meetings/{id}", tag = "meetings",
     params(("id" = String, Path, description = "Meeting id")),
     request_body = MeetingPatch,
@@ -155,7 +155,30 @@ fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
             people.into_iter().map(|person| text("attendees.name", &person.name, 200)).collect()
         })
         .transpose()?;
-    Ok(MeetingChanges { title, tags, starred: patch.starred, attendees })
+    let vocabulary = patch.vocabulary.map(validate_vocabulary).transpose()?;
+    Ok(MeetingChanges { title, tags, starred: patch.starred, attendees, vocabulary })
+}
+
+fn validate_vocabulary(words: Vec<String>) -> ApiResult<Vec<String>> {
+    use recorder_settings::{is_vocabulary_word, MAX_WORDS, MAX_WORD_CHARS};
+    let mut unique: Vec<String> = Vec::new();
+    for word in words {
+        if !is_vocabulary_word(&word) {
+            return Err(ApiError::invalid(format!(
+                "field `vocabulary` holds a word that is empty, longer than {MAX_WORD_CHARS} characters or has control characters"
+            )));
+        }
+        let word = word.trim().to_owned();
+        if !unique.iter().any(|kept| kept.eq_ignore_ascii_case(&word)) {
+            unique.push(word);
+        }
+    }
+    if unique.len() > MAX_WORDS {
+        return Err(ApiError::invalid(format!(
+            "field `vocabulary` holds more than {MAX_WORDS} words"
+        )));
+    }
+    Ok(unique)
 }
 
 fn validate_tags(tags: Vec<String>) -> ApiResult<Vec<String>> {
