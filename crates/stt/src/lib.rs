@@ -10,6 +10,7 @@ pub mod file;
 pub mod hallucination;
 pub mod silero;
 pub mod speaker;
+pub mod spelling;
 mod transcriber;
 pub mod vad;
 #[cfg(feature = "whisper")]

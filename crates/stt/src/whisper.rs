@@ -8,6 +8,7 @@ use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
 };
 
+use crate::spelling::Lexicon;
 use crate::transcriber::{
     fitted_audio_ctx, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment, SttError,
     Transcriber,
@@ -21,6 +22,9 @@ pub struct WhisperEngine {
     call: CallOptions,
     /// Words the next calls should expect, as text and as whisper's tokens.
     prompt: (String, Vec<std::ffi::c_int>),
+    /// The prompt's names and terms, put right where heard one slip off
+    /// (with or without the prompt given to whisper).
+    lexicon: Lexicon,
     /// The weights, shared with [`WhisperEngine::sibling`]s.
     context: Arc<WhisperContext>,
 }
@@ -57,6 +61,7 @@ impl WhisperEngine {
             multilingual,
             call: CallOptions::default(),
             prompt: Default::default(),
+            lexicon: Lexicon::default(),
             context,
         })
     }
@@ -71,6 +76,7 @@ impl WhisperEngine {
             multilingual: self.multilingual,
             call: CallOptions::default(),
             prompt: Default::default(),
+            lexicon: Lexicon::default(),
             context: self.context.clone(),
         })
     }
@@ -105,8 +111,18 @@ impl WhisperEngine {
             tokens.insert(0, begin);
             tokens.push(begin + PROMPT_SPAN);
         }
+        self.lexicon =
+            if tokens.is_empty() { Lexicon::default() } else { Lexicon::from_prompt(prompt) };
         self.prompt = (prompt.to_owned(), tokens);
         Ok(())
+    }
+
+    /// Whether whisper's tokenizer has no single token for `word` (after a
+    /// space, as inside a sentence): a name or a rare term, not an everyday
+    /// word.
+    fn is_rare(&self, word: &str) -> bool {
+        let spaced = format!(" {word}");
+        self.context.tokenize(&spaced, spaced.len() + 1).is_ok_and(|tokens| tokens.len() > 1)
     }
 
     fn language(&self) -> Option<&str> {
@@ -173,10 +189,11 @@ impl Transcriber for WhisperEngine {
             if crate::hallucination::echoes_prompt(&text, &self.prompt.0) {
                 continue;
             }
+            let text = self.lexicon.respell(text.trim(), &mut |word| self.is_rare(word));
             segments.push(RawSegment {
                 start_ms: segment.start_timestamp() * 10,
                 end_ms: segment.end_timestamp() * 10,
-                text: text.trim().to_owned(),
+                text,
                 no_speech_probability: segment.no_speech_probability(),
             });
         }

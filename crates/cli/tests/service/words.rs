@@ -120,5 +120,6 @@ async fn the_attendees_of_a_record_card_spell_the_names_of_a_recording() {
     assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
     wait_ready(&service, &id).await;
     let text = transcript(&service, &id).await;
+    eprintln!("{text}");
     assert!(names_right(&text) >= 4, "the attendees' names, at least 4 of 6 right: {text}");
 }
