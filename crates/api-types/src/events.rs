@@ -68,6 +68,9 @@ pub enum Event {
     /// The person saved settings (`PATCH /ui/settings`); read them again.
     #[serde(rename = "settings.changed")]
     SettingsChanged(Empty),
+    /// The microphone and speakers check (`POST /ui/devices/check`).
+    #[serde(rename = "devices.levels")]
+    DevicesLevels(DevicesLevels),
     #[serde(rename = "error")]
     Error(ErrorEvent),
 }
@@ -121,6 +124,8 @@ pub enum EventType {
     PairCompleted,
     #[serde(rename = "settings.changed")]
     SettingsChanged,
+    #[serde(rename = "devices.levels")]
+    DevicesLevels,
     #[serde(rename = "error")]
     Error,
 }
@@ -151,6 +156,7 @@ impl EventType {
             EventType::ModelsInstalled => "models.installed",
             EventType::PairCompleted => "pair.completed",
             EventType::SettingsChanged => "settings.changed",
+            EventType::DevicesLevels => "devices.levels",
             EventType::Error => "error",
         }
     }
@@ -183,6 +189,7 @@ impl Event {
             Event::ModelsInstalled(_) => EventType::ModelsInstalled,
             Event::PairCompleted(_) => EventType::PairCompleted,
             Event::SettingsChanged(_) => EventType::SettingsChanged,
+            Event::DevicesLevels(_) => EventType::DevicesLevels,
             Event::Error(_) => EventType::Error,
         }
     }
@@ -291,6 +298,27 @@ pub struct RecordingLevels {
     pub meeting_id: MeetingId,
     pub mic: f32,
     pub sys: f32,
+}
+
+/// The microphone and speakers check: each channel's peak dBFS (-100 for
+/// silence) about four times a second, then once more with `done`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DevicesLevels {
+    pub mic: f32,
+    pub sys: f32,
+    pub done: bool,
+    /// With `done`: whether each channel had sound (above -50 dBFS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heard: Option<DevicesHeard>,
+    /// Why the check ended early: a device failed, or a recording started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DevicesHeard {
+    pub mic: bool,
+    pub sys: bool,
 }
 
 /// `ok`, `silent` (only silence for 30 s while the other channel has speech) or

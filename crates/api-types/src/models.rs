@@ -13,6 +13,62 @@ pub struct ModelList {
     pub active: Option<ActiveModelInfo>,
     /// Whether `RECORDER_MODEL_PATH` chooses the model (settings are then ignored).
     pub model_path_env: bool,
+    /// How fast this computer ran the installed models; null until measured
+    /// (`POST /ui/models/measure`).
+    #[serde(default)]
+    pub speeds: Option<ModelSpeeds>,
+    /// The best model this computer can run live.
+    pub recommended: RecommendedModel,
+}
+
+/// `POST /ui/models/measure`: each installed model timed on 11 s of built-in
+/// speech with the threads a live line gets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelSpeeds {
+    /// When, ms since the epoch.
+    pub measured_at: i64,
+    pub threads: usize,
+    pub results: Vec<ModelSpeed>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelSpeed {
+    /// e.g. `tiny.en-q8_0`
+    pub model: String,
+    pub speech_ms: i64,
+    /// How long transcribing it took; null when the model failed.
+    pub took_ms: Option<i64>,
+    /// Whether the model wrote the sample's words (a model that does not is broken).
+    pub heard: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Why a model is recommended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RecommendationBasis {
+    /// This computer ran it fast enough.
+    Measured,
+    /// Scaled from a smaller model this computer ran (by the models' sizes).
+    Estimated,
+    /// Nothing measured yet: the default model.
+    Default,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RecommendedModel {
+    /// What to install, e.g. `base.en-q8_0`.
+    pub model: String,
+    pub size_bytes: Option<u64>,
+    pub installed: bool,
+    pub basis: RecommendationBasis,
+    /// Seconds it takes (measured or estimated) per second of speech, with the
+    /// threads of a live line; null when not measured.
+    pub real_time_factor: Option<f64>,
+    /// The model the estimate was scaled from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_from: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

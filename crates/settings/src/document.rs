@@ -41,6 +41,12 @@ pub struct General {
     /// logs in. Beyond the contract's keys; the desktop app applies it.
     #[serde(default)]
     pub start_at_login: bool,
+    /// Show the app's first-run guide (model, devices, extension, login).
+    /// A settings file the service creates (a first run) says true; one that
+    /// already existed without the key (written before the guide) gets false.
+    /// Beyond the contract's keys.
+    #[serde(default)]
+    pub show_first_run_guide: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -136,10 +142,13 @@ pub const DECODINGS: [&str; 2] = ["greedy", "beam"];
 
 pub const PROVIDERS: [&str; 5] = ["builtin", "embedded", "local", "anthropic", "openai_compatible"];
 
+/// `transcription.model` until the person chooses one.
+pub const DEFAULT_TRANSCRIPTION_MODEL: &str = "base.en";
+
 /// The defaults written to a new `settings.json`.
 pub fn defaults() -> Value {
     json!({
-        "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me", "start_at_login": false },
+        "general": { "api_port": 47321, "allow_remote_start": false, "user_name": "Me", "start_at_login": false, "show_first_run_guide": false },
         "recording": {
             "auto_record_apps": [], "language": "en", "detect_meeting_apps": true,
             "stop_after_call_ends_s": 30, "stop_after_silence_min": 10
@@ -147,8 +156,15 @@ pub fn defaults() -> Value {
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },
         "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
-        "transcription": { "model": "base.en", "threads": null, "remember_voices": true, "vocabulary": [] }
+        "transcription": { "model": DEFAULT_TRANSCRIPTION_MODEL, "threads": null, "remember_voices": true, "vocabulary": [] }
     })
+}
+
+/// The settings of a first run: the defaults, with the first-run guide shown.
+fn first_run_defaults() -> Value {
+    let mut document = defaults();
+    document["general"]["show_first_run_guide"] = Value::Bool(true);
+    document
 }
 
 /// A key of `settings.json` whose value is not used (wrong type or out of
@@ -185,7 +201,7 @@ impl SettingsDocument {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(source) => return Err(SettingsError::Read { path: path.to_path_buf(), source }),
         };
-        let mut document = existing.clone().unwrap_or_else(defaults);
+        let mut document = existing.clone().unwrap_or_else(first_run_defaults);
         if !document.is_object() {
             return Err(SettingsError::Invalid(format!(
                 "{} must hold a JSON object",
@@ -495,7 +511,18 @@ mod tests {
         assert_eq!(settings.typed().general.api_port, 47321);
         let written: Value =
             serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
-        assert_eq!(written, defaults());
+        assert_eq!(written, first_run_defaults());
+        assert_eq!(written["general"]["show_first_run_guide"], true, "a first run shows the guide");
+    }
+
+    #[test]
+    fn a_settings_file_from_before_the_guide_does_not_show_it() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("settings.json");
+        std::fs::write(&path, r#"{"general": {"user_name": "Ada"}}"#).expect("write");
+        let settings = SettingsDocument::load_or_create(&path).expect("load");
+        assert!(!settings.typed().general.show_first_run_guide);
+        assert_eq!(settings.typed().general.user_name, "Ada");
     }
 
     #[test]

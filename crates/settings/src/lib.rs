@@ -13,7 +13,7 @@ mod policy_source;
 pub use data_dir::{copy_atomically, DataDir, DataDirError};
 pub use document::{
     configured_api_port, defaults, is_vocabulary_word, literal_loopback, InvalidSetting, Settings,
-    SettingsDocument, SettingsError, MAX_WORDS, MAX_WORD_CHARS,
+    SettingsDocument, SettingsError, DEFAULT_TRANSCRIPTION_MODEL, MAX_WORDS, MAX_WORD_CHARS,
 };
 pub use effective::{
     check_patch_against_policy, cloud_refusal, effective_settings, effective_typed,

@@ -61,6 +61,7 @@ fn key_name() -> impl Strategy<Value = String> {
             "threads",
             "decoding",
             "start_at_login",
+            "show_first_run_guide",
             "vocabulary",
         ])
         .prop_map(str::to_string),

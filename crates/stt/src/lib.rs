@@ -10,6 +10,7 @@ pub mod file;
 pub mod hallucination;
 pub mod silero;
 pub mod speaker;
+pub mod speed;
 pub mod spelling;
 mod transcriber;
 pub mod vad;

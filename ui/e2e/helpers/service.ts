@@ -28,6 +28,10 @@ export interface ServiceOptions {
   audio?: { mic: string; sys: string; speed?: number };
   /** More environment for the service. */
   env?: Record<string, string>;
+  /** Leave the data folder without settings.json, as on a first run (the
+   * service then writes its defaults and shows the first-run guide). Without
+   * it an empty settings.json is written, so tests see the app without the guide. */
+  firstRun?: boolean;
 }
 
 export interface Answer<T = unknown> {
@@ -82,8 +86,8 @@ export class Service {
         { stdio: 'pipe' },
       );
     }
-    if (options.settings) {
-      fs.writeFileSync(path.join(service.dataDir, 'settings.json'), JSON.stringify(options.settings));
+    if (!options.firstRun) {
+      fs.writeFileSync(path.join(service.dataDir, 'settings.json'), JSON.stringify(options.settings ?? {}));
     }
     if (options.policy) service.writePolicy(options.policy);
     await service.launch();

@@ -136,6 +136,7 @@ interface Only {
   '/ui/models': { get: { reply: S['ModelList'] } };
   '/ui/models/install': { post: { reply: S['ModelInstallReply']; body: S['ModelInstallRequest'] } };
   '/ui/models/add': { post: { reply: S['ModelAdded']; body: S['ModelAddRequest'] } };
+  '/ui/models/measure': { post: { reply: S['ModelSpeeds'] } };
   '/ui/models/{name}': { delete: { reply: S['ModelRemoval'] } };
   '/ui/notes-models': { get: { reply: S['NotesModelList'] } };
   '/ui/notes-models/install': { post: { reply: S['ModelInstallReply']; body: S['NotesModelInstallRequest'] } };
@@ -147,6 +148,7 @@ interface Only {
   '/ui/recording/mute': { post: { reply: S['MuteReply']; body: S['MuteRequest'] } };
   // KeepReply is not among the document's schemas (only /ui serves it): its one field.
   '/ui/recording/keep': { post: { reply: { meeting_id: S['MeetingId'] } } };
+  '/ui/devices/check': { post: { reply: { seconds: number } } };
   '/ui/meetings/{id}/export': { post: { reply: S['ExportReply']; body: S['ExportRequest'] } };
   '/ui/ai/keys': { get: { reply: S['AiKeyList'] } };
   '/ui/ai/keys/{provider}': {

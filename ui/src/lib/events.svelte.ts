@@ -31,6 +31,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'models.installed': true,
   'pair.completed': true,
   'settings.changed': true,
+  'devices.levels': true,
   error: true,
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];

@@ -45,7 +45,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::SessionList, recorder_api_types::SessionInfo,
         recorder_api_types::SessionSource,
         recorder_api_types::ModelAddRequest,
-        recorder_api_types::ModelAdded,
+        recorder_api_types::ModelAdded, recorder_api_types::ModelSpeeds,
         recorder_api_types::VoiceList, recorder_api_types::Voice,
         // The person's own routes (`/ui`), for the app's typed client.
         recorder_api_types::PersonStartRequest, recorder_api_types::PauseRequest,
@@ -130,6 +130,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/license", get(license::license_info).post(license::install_license))
         .route("/ui/models", get(models::list_models))
         .route("/ui/models/install", post(models::install_model))
+        .route("/ui/models/measure", post(models::measure_models))
         .route("/ui/models/add", post(models::add_model))
         .route("/ui/models/{name}", delete(models::remove_model))
         .route("/ui/notes-models", get(notes_models::list))
@@ -141,6 +142,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/recording/pause", post(recording::pause_recording))
         .route("/ui/recording/mute", post(recording::mute))
         .route("/ui/recording/keep", post(recording::keep_recording))
+        .route("/ui/devices/check", post(recording::check_devices))
         .route("/ui/meetings/{id}/export", post(export::export_meeting))
         .route("/ui/ai/keys", get(ai::list_keys))
         .route("/ui/ai/keys/{provider}", put(ai::save_key).delete(ai::clear_key))

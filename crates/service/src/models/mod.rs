@@ -6,6 +6,7 @@ pub mod downloads;
 pub mod engine;
 pub mod install;
 pub mod notes_models;
+pub mod speed;
 pub mod vocabulary;
 pub mod weights;
 
@@ -60,7 +61,24 @@ pub fn active_model(core: &Core, config: &Configuration) -> Result<ActiveModel, 
         return from_environment(path);
     }
     let configured = config.effective_settings().transcription.model;
-    installed_model(&core.data_dir.models(), &configured).ok_or_else(|| unavailable(&configured))
+    let folder = core.data_dir.models();
+    installed_model(&folder, &configured)
+        .or_else(|| default_stand_in(&folder, &configured))
+        .ok_or_else(|| unavailable(&configured))
+}
+
+/// While `transcription.model` is still the default and that model is not
+/// installed, the largest catalogue model that is: a first run that installed
+/// another model (the README's tiny.en from PyPI) works without choosing it.
+/// A model the person chose is never replaced.
+fn default_stand_in(folder: &Path, configured: &str) -> Option<ActiveModel> {
+    if configured != recorder_settings::DEFAULT_TRANSCRIPTION_MODEL {
+        return None;
+    }
+    let installed = installed_files(folder);
+    catalogue::entries().iter().rev().find(|entry| installed.contains_key(entry.file_name)).map(
+        |entry| ActiveModel { name: entry.id().to_string(), path: folder.join(entry.file_name) },
+    )
 }
 
 fn from_environment(path: &Path) -> Result<ActiveModel, ApiError> {
@@ -157,11 +175,17 @@ pub fn list(state: &AppState) -> ModelList {
             ..custom_entry(file, *size)
         }),
     );
+    let speeds = speed::stored(&folder);
+    let english = state.effective_settings().recording.language == "en";
+    let is_installed = |id: &str| installed.contains_key(&format!("ggml-{id}.bin"));
+    let recommended = speed::recommend(speeds.as_ref(), english, &is_installed);
     ModelList {
         models,
         active: active
             .map(|a| ActiveModelInfo { name: a.name, path: a.path.display().to_string() }),
         model_path_env: state.core.environment.model_path.is_some(),
+        speeds,
+        recommended,
     }
 }
 
@@ -219,5 +243,19 @@ mod tests {
         let files = installed_files(&folder);
         assert_eq!(files.len(), 3);
         std::fs::remove_dir_all(&folder).expect("clean");
+    }
+
+    #[test]
+    fn the_default_model_missing_gives_way_to_an_installed_one_a_chosen_one_never() {
+        let folder = tempfile::tempdir().expect("folder");
+        let stand_in =
+            |configured: &str| default_stand_in(folder.path(), configured).map(|m| m.name);
+        assert_eq!(stand_in("base.en"), None, "nothing installed");
+        std::fs::write(folder.path().join("ggml-tiny.en-q8_0.bin"), b"lmgg").expect("tiny");
+        std::fs::write(folder.path().join("ggml-my-model.bin"), b"lmgg").expect("custom");
+        assert_eq!(stand_in("base.en"), Some("tiny.en-q8_0".into()), "the default gives way");
+        assert_eq!(stand_in("small.en"), None, "a chosen model is never replaced");
+        std::fs::write(folder.path().join("ggml-small-q8_0.bin"), b"lmgg").expect("small");
+        assert_eq!(stand_in("base.en"), Some("small-q8_0".into()), "the largest installed");
     }
 }

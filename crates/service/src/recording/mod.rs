@@ -7,6 +7,7 @@
 
 mod backlog;
 pub mod calls;
+pub mod check;
 pub mod context;
 mod countdown;
 mod echo;

@@ -127,7 +127,7 @@ impl Recorder {
     }
 
     /// Where recordings capture from.
-    pub(super) fn source(&self) -> Arc<dyn AudioSource> {
+    pub(crate) fn source(&self) -> Arc<dyn AudioSource> {
         self.source.clone()
     }
 

@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
     ModelAddRequest, ModelAdded, ModelInstallReply, ModelInstallRequest, ModelList, ModelRemoval,
+    ModelSpeeds,
 };
 use recorder_stt::catalogue;
 
@@ -21,6 +22,17 @@ pub async fn list_models(State(state): State<AppState>) -> ApiResult<Json<ModelL
         .await
         .map_err(|error| ApiError::internal("listing models", error))?;
     Ok(Json(list))
+}
+
+/// `POST /ui/models/measure` → `{ measured_at, threads, results }`: times each
+/// installed model on 11 s of built-in speech (seconds to a minute), keeps the
+/// result for the recommendation in `GET /ui/models`. 409 `already_recording`
+/// while recording.
+pub async fn measure_models(State(state): State<AppState>) -> ApiResult<Json<ModelSpeeds>> {
+    let speeds = tokio::task::spawn_blocking(move || models::speed::measure(&state))
+        .await
+        .map_err(|error| ApiError::internal("measuring models", error))??;
+    Ok(Json(speeds))
 }
 
 /// `POST /ui/models/install` `{ name, quantization? }` → 202 (downloading) or 200

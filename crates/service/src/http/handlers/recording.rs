@@ -156,6 +156,19 @@ pub async fn keep_recording(State(state): State<AppState>) -> ApiResult<Json<Kee
     Ok(Json(KeepReply { meeting_id }))
 }
 
+/// `POST /ui/devices/check` → 202 `{seconds}`: the microphone and speakers
+/// check (`devices.levels` events for that long). 409 `already_recording`.
+pub async fn check_devices(
+    State(state): State<AppState>,
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+    let started = state.clone();
+    tokio::task::spawn_blocking(move || crate::recording::check::start(&started))
+        .await
+        .map_err(|error| ApiError::internal("the device check", error))??;
+    let seconds = crate::recording::check::CHECK_FOR.as_secs();
+    Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "seconds": seconds }))))
+}
+
 /// Bookmark the current moment. Pro for agent requests.
 #[utoipa::path(post, path = "/v1/recording/marker", tag = "recording",
     request_body = Option<MarkerRequest>,
