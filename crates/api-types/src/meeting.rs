@@ -166,6 +166,30 @@ pub struct NotesAccepted {
     pub status: MeetingStatus,
 }
 
+/// `POST /v1/meetings/:id/transcribe`: transcribe a ready meeting again.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TranscribeRequest {
+    /// An installed model (`base.en`, `small-q8_0`, …); default: the one in use.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// A language code (`en`, `de`, …) or `auto` to detect it; default:
+    /// `recording.language`.
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+/// 202: the meeting is `transcribing`; its transcript is replaced once the
+/// new one is whole (then its notes are written again).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TranscribeAccepted {
+    pub meeting_id: MeetingId,
+    pub status: MeetingStatus,
+    /// The model the pass uses.
+    pub model: String,
+    pub language: String,
+}
+
 /// A field that, when present, must not be null: `null` is a wrong type (400).
 fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where

@@ -44,6 +44,8 @@ impl MeetingStatus {
                 | (Transcribing, Summarising)
                 | (Summarising, Ready)
                 | (Ready, Summarising)
+                // Transcribed again with another model or language.
+                | (Ready, Transcribing)
         )
     }
 
@@ -203,12 +205,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn status_moves_forward_only_except_regeneration() {
+    fn status_moves_forward_only_except_regeneration_and_transcribing_again() {
         use MeetingStatus::*;
         assert!(Recording.can_move_to(Transcribing));
         assert!(Transcribing.can_move_to(Summarising));
         assert!(Summarising.can_move_to(Ready));
         assert!(Ready.can_move_to(Summarising));
+        assert!(Ready.can_move_to(Transcribing), "transcribed again");
         assert!(!Ready.can_move_to(Recording));
         assert!(!Recording.can_move_to(Ready));
         assert!(!Transcribing.can_move_to(Recording));

@@ -26,6 +26,17 @@ pub struct JobRecord {
     pub meeting_id: MeetingId,
     pub kind: JobKind,
     pub resume_ms: i64,
+    pub pass: Pass,
+}
+
+/// How a transcription job runs: with the configured model and language
+/// (the default), or with those a pass over the meeting named; a pass over a
+/// meeting that has a transcript is `staged` (see `again.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pass {
+    pub model: Option<String>,
+    pub language: Option<String>,
+    pub staged: bool,
 }
 
 /// The results of a notes job.
@@ -47,7 +58,7 @@ impl crate::Store {
     ) -> StoreResult<()> {
         self.write(|tx| {
             insert_meeting(tx, meeting, now)?;
-            insert_job(tx, &meeting.id, kind, now, 0)
+            insert_job(tx, &meeting.id, kind, &Pass::default(), now, 0)
         })
     }
 
@@ -70,7 +81,7 @@ impl crate::Store {
                 note_kind: Some(note_kind.to_owned()),
                 template_id: template_id.map(str::to_owned),
             };
-            insert_job(tx, meeting_id, &kind, now, 0)?;
+            insert_job(tx, meeting_id, &kind, &Pass::default(), now, 0)?;
             move_status(tx, meeting_id, MeetingStatus::Summarising, now)
         })
     }
@@ -103,27 +114,31 @@ impl crate::Store {
             let row = db
                 .prepare_cached(
                     "SELECT j.seq, m.id, j.kind, j.source_path, j.channel, j.note_kind, \
-                     j.template_id, j.resume_ms FROM jobs j JOIN meetings m ON m.seq = j.meeting \
-                     ORDER BY j.seq LIMIT 1",
+                     j.template_id, j.resume_ms, j.model, j.language, j.staged \
+                     FROM jobs j JOIN meetings m ON m.seq = j.meeting ORDER BY j.seq LIMIT 1",
                 )?
                 .query_row([], |row| {
+                    let pass = Pass {
+                        model: row.get(8)?,
+                        language: row.get(9)?,
+                        staged: row.get::<_, i64>(10)? == 1,
+                    };
                     Ok((
                         row.get::<_, i64>(0)?,
                         row.get::<_, String>(1)?,
                         row.get::<_, String>(2)?,
                         row.get::<_, Option<String>>(3)?,
                         row.get::<_, Option<String>>(4)?,
-                        row.get::<_, Option<String>>(5)?,
-                        row.get::<_, Option<String>>(6)?,
+                        (row.get::<_, Option<String>>(5)?, row.get::<_, Option<String>>(6)?),
                         row.get::<_, i64>(7)?,
+                        pass,
                     ))
                 })
                 .optional()?;
-            let Some((seq, meeting_id, kind, source, channel, note_kind, template_id, resume_ms)) =
-                row
-            else {
+            let Some((seq, meeting_id, kind, source, channel, notes, resume_ms, pass)) = row else {
                 return Ok(None);
             };
+            let (note_kind, template_id) = notes;
             let kind = match kind.as_str() {
                 "transcribe" => JobKind::Transcribe {
                     source_path: source.unwrap_or_default(),
@@ -131,7 +146,7 @@ impl crate::Store {
                 },
                 _ => JobKind::Notes { note_kind, template_id },
             };
-            Ok(Some(JobRecord { seq, meeting_id: meeting_id.into(), kind, resume_ms }))
+            Ok(Some(JobRecord { seq, meeting_id: meeting_id.into(), kind, resume_ms, pass }))
         })
     }
 
@@ -155,7 +170,11 @@ impl crate::Store {
                 "UPDATE meetings SET duration_ms = max(duration_ms, ?2) WHERE seq = ?1",
                 params![seq, duration_ms],
             )?;
-            crate::parts::insert_segment_rows(tx, seq, segments)
+            if job.pass.staged {
+                crate::parts::insert_staged_rows(tx, seq, segments)
+            } else {
+                crate::parts::insert_segment_rows(tx, seq, segments)
+            }
         })
     }
 
@@ -210,6 +229,9 @@ impl crate::Store {
         ended: TranscriptionEnd,
         now: i64,
     ) -> StoreResult<bool> {
+        if job.pass.staged {
+            return self.finish_pass(job, ended, now);
+        }
         self.write(|tx| {
             tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
             tx.execute(
@@ -228,7 +250,7 @@ impl crate::Store {
                 return Ok(false);
             }
             let notes = JobKind::Notes { note_kind: None, template_id: None };
-            insert_job(tx, &job.meeting_id, &notes, now, 0)?;
+            insert_job(tx, &job.meeting_id, &notes, &Pass::default(), now, 0)?;
             move_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
             Ok(true)
         })
@@ -273,6 +295,7 @@ pub(crate) fn insert_job(
     tx: &Transaction,
     meeting_id: &str,
     kind: &JobKind,
+    pass: &Pass,
     now: i64,
     resume_ms: i64,
 ) -> StoreResult<()> {
@@ -287,8 +310,21 @@ pub(crate) fn insert_job(
     };
     tx.execute(
         "INSERT INTO jobs (meeting, kind, source_path, channel, note_kind, template_id, \
-         created_at, resume_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![seq, name, source, channel, note_kind, template_id, now, resume_ms],
+         created_at, resume_ms, model, language, staged) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            seq,
+            name,
+            source,
+            channel,
+            note_kind,
+            template_id,
+            now,
+            resume_ms,
+            pass.model,
+            pass.language,
+            i64::from(pass.staged)
+        ],
     )?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! writers never deadlock on lock upgrades and a failed write leaves no half row.
 //! Readers see committed snapshots through WAL and never block the writer.
 
+mod again;
 mod error;
 mod grouped;
 mod index;
@@ -28,7 +29,7 @@ mod status;
 pub use error::{StoreError, StoreResult};
 pub use grouped::{MatchesPage, MeetingMatches, SearchCursor};
 pub use index::IndexProgress;
-pub use jobs::{JobKind, JobRecord, NotesOutcome, TranscriptionEnd};
+pub use jobs::{JobKind, JobRecord, NotesOutcome, Pass, TranscriptionEnd};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use migrations::SCHEMA_VERSION;
 pub use pairings::PairingRecord;

@@ -288,3 +288,25 @@ pub(crate) fn replace_action_item_rows(
     }
     Ok(())
 }
+
+/// Lines of a pass over a meeting (`again.rs`), kept apart until it is done.
+pub(crate) fn insert_staged_rows(
+    tx: &Transaction,
+    meeting: i64,
+    segments: &[NewSegment],
+) -> StoreResult<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO staged_segments (meeting, channel, start_ms, end_ms, text) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for segment in segments {
+        insert.execute(params![
+            meeting,
+            segment.channel.as_str(),
+            segment.start_ms,
+            segment.end_ms,
+            segment.text
+        ])?;
+    }
+    Ok(())
+}

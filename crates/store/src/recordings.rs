@@ -5,7 +5,7 @@
 use recorder_domain::{Channel, MeetingId, MeetingStatus};
 use rusqlite::{params, Transaction};
 
-use crate::jobs::{insert_job, JobKind};
+use crate::jobs::{insert_job, JobKind, Pass};
 use crate::meetings::meeting_by_id;
 use crate::rows::meeting_seq;
 use crate::status::move_status;
@@ -92,7 +92,7 @@ impl crate::Store {
                     source_path: part.audio_path.clone(),
                     channel: part.channel,
                 };
-                insert_job(tx, meeting_id, &kind, now, part.from_ms)?;
+                insert_job(tx, meeting_id, &kind, &Pass::default(), now, part.from_ms)?;
             }
             if rest.is_empty() {
                 to_notes(tx, meeting_id, now)?;
@@ -163,6 +163,6 @@ fn pending_transcription(tx: &Transaction, seq: i64) -> StoreResult<bool> {
 
 fn to_notes(tx: &Transaction, meeting_id: &str, now: i64) -> StoreResult<()> {
     let notes = JobKind::Notes { note_kind: None, template_id: None };
-    insert_job(tx, meeting_id, &notes, now, 0)?;
+    insert_job(tx, meeting_id, &notes, &Pass::default(), now, 0)?;
     move_status(tx, meeting_id, MeetingStatus::Summarising, now)
 }

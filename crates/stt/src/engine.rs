@@ -7,4 +7,4 @@ pub use crate::transcriber::{
     RawSegment, SttError, Transcriber,
 };
 #[cfg(feature = "whisper")]
-pub use crate::whisper::WhisperEngine;
+pub use crate::whisper::{known_language, WhisperEngine};

@@ -202,6 +202,11 @@ impl Transcriber for WhisperEngine {
     }
 }
 
+/// Whether whisper knows `code` as a language (`en`, `de`, …).
+pub fn known_language(code: &str) -> bool {
+    !code.contains('\0') && whisper_rs::get_lang_id(code).is_some()
+}
+
 fn route_logs_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(whisper_rs::install_logging_hooks);

@@ -279,7 +279,7 @@ fn a_migration_that_does_not_fit_leaves_the_database_as_it_was() {
     let _ = started.kill();
     let _ = started.wait();
     // Migrated to the newest schema (crates/store/migrations: 0007_meeting_vocabulary).
-    assert_eq!(schema_version(&data.join("recorder.db")), 7);
+    assert_eq!(schema_version(&data.join("recorder.db")), 8);
     let copies: Vec<_> =
         std::fs::read_dir(data.join("backups")).expect("backups").flatten().collect();
     assert_eq!(copies.len(), 1);

@@ -2,6 +2,7 @@
 //! data folder, driven over real HTTP (and raw TCP where HTTP clients would fix
 //! up a bad request for us).
 
+mod again;
 mod ai_keys;
 mod app;
 mod audio;

@@ -22,7 +22,7 @@ use crate::http::assets;
 use crate::http::handlers::{
     ai, audio, diagnostics, events, export, identity, import, imports, ledger, license, meetings,
     models, notes, notes_models, pairing, policy, prompts, recording, search, sessions, settings,
-    speakers, system, templates, transcript,
+    speakers, system, templates, transcribe, transcript,
 };
 use crate::state::AppState;
 
@@ -105,7 +105,8 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             OpenApiRouter::new()
                 .routes(routes!(recording::stop))
                 .routes(routes!(recording::marker))
-                .routes(routes!(recording::mute)),
+                .routes(routes!(recording::mute))
+                .routes(routes!(transcribe::transcribe_again)),
             Requirement::PRO_FOR_AGENTS,
         ))
         .merge(gated(OpenApiRouter::new().routes(routes!(import::import)), Requirement::IMPORT))
@@ -176,6 +177,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
             post(notes::regenerate_notes).delete(notes::cancel_notes).route_layer(pro),
         )
         .route("/ui/recording/marker", post(recording::marker))
+        .route("/ui/meetings/{id}/transcribe", post(transcribe::transcribe_again))
         .route("/ui/search", get(search::search))
         .route("/ui/search/meetings", get(search::search_meetings))
         .route("/ui/ledger", get(ledger::ledger))

@@ -14,7 +14,7 @@ use recorder_stt::vad::Gate;
 
 use crate::base::clock::now_ms;
 use crate::models::engine::{EngineUser, JobRunning};
-use crate::models::{engine_setup, meeting_setup};
+use crate::models::{installed_model, meeting_setup};
 use crate::state::{AppState, Core};
 
 /// Gives a job up after it took the service down `attempts` times in a row.
@@ -69,19 +69,16 @@ fn transcribe(
     source: &Path,
     channel: Channel,
 ) -> Result<TranscriptionEnd, FileError> {
-    state.models.engine.preload(&engine_setup(&state.core, &state.config)?)?;
+    let setup = job_setup(state, job)?;
+    state.models.engine.preload(&setup)?;
     let _running = JobRunning::new(&state.models.engine);
     let call = file_call(&state.effective_settings());
-    let mut engine = EngineUser {
-        engine: &state.models.engine,
-        setup: meeting_setup(&state.core, &state.config, &job.meeting_id)?,
-        call,
-    };
+    let mut engine = EngineUser { engine: &state.models.engine, setup, call };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
         .core
         .store
-        .discard_segments_after(&job.meeting_id, channel, job.resume_ms)
+        .discard_job_segments_after(job, channel, job.resume_ms)
         .map_err(store_error)?;
     let ffmpeg = state.core.environment.find_program("ffmpeg");
     let mut stream = recorder_stt::audio::open(source, ffmpeg.as_deref())?;
@@ -114,6 +111,26 @@ fn transcribe(
     Ok(end)
 }
 
+/// The meeting's setup, with the model and language a pass over it named.
+fn job_setup<'a>(
+    state: &'a AppState,
+    job: &JobRecord,
+) -> Result<crate::models::engine::Setup<'a>, FileError> {
+    let mut setup = meeting_setup(&state.core, &state.config, &job.meeting_id)?;
+    if let Some(model) = &job.pass.model {
+        let installed = installed_model(&state.core.data_dir.models(), model).ok_or_else(|| {
+            FileError::Engine(recorder_stt::engine::SttError::Engine(format!(
+                "the model {model} is not installed any more"
+            )))
+        })?;
+        (setup.model_path, setup.model_name) = (installed.path, installed.name);
+    }
+    if let Some(language) = &job.pass.language {
+        setup.language = Some(language.clone());
+    }
+    Ok(setup)
+}
+
 struct Progress<'a> {
     job: &'a JobRecord,
     channel: Channel,
@@ -144,8 +161,9 @@ fn save(
         report.settled_ms,
         report.position_ms,
     )?;
+    // A pass's lines are staged: the transcript shown is still the earlier one.
     let speaker = progress.channel.speaker(progress.user_name);
-    for segment in &segments {
+    for segment in segments.iter().filter(|_| !job.pass.staged) {
         core.events.emit(crate::base::events::segment_new(&job.meeting_id, &speaker, segment));
     }
     core.events.emit(Event::TranscriptionProgress(TranscriptionProgress {

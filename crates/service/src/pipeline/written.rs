@@ -72,12 +72,20 @@ pub(super) fn outcome_of(
     outcome
 }
 
-/// New action items; one that matches an earlier item keeps its id and `done`.
+/// New action items; one that matches an earlier item keeps its id and
+/// `done`. Matching is by wording, not exact text: notes written again after
+/// a better transcript say the same task with a name spelled right or a word
+/// changed ("Shivon will review the rollout" → "Siobhan will review the
+/// rollout"). Each earlier item is matched once, the closest first.
 fn action_items(drafts: Vec<ActionItemDraft>, old: &[ActionItemRecord]) -> Vec<ActionItemRecord> {
+    let mut taken = vec![false; old.len()];
     drafts
         .into_iter()
         .map(|draft| {
-            let earlier = old.iter().find(|item| item.text.eq_ignore_ascii_case(&draft.text));
+            let earlier = closest(&draft.text, old, &taken).map(|index| {
+                taken[index] = true;
+                &old[index]
+            });
             ActionItemRecord {
                 id: earlier.map_or_else(ActionItemId::generate, |item| item.id.clone()),
                 text: draft.text,
@@ -86,4 +94,78 @@ fn action_items(drafts: Vec<ActionItemDraft>, old: &[ActionItemRecord]) -> Vec<A
             }
         })
         .collect()
+}
+
+/// Two texts whose words (of 3 letters or more) overlap at least this much
+/// (shared / all) name the same task.
+const SAME_TASK: f64 = 0.5;
+
+/// The earlier item not yet taken whose wording is closest to `text`.
+fn closest(text: &str, old: &[ActionItemRecord], taken: &[bool]) -> Option<usize> {
+    let words = task_words(text);
+    old.iter()
+        .enumerate()
+        .filter(|(index, _)| !taken[*index])
+        .map(|(index, item)| (index, overlap(&words, &task_words(&item.text))))
+        .filter(|(_, score)| *score >= SAME_TASK)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(index, _)| index)
+}
+
+fn task_words(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn overlap(a: &std::collections::BTreeSet<String>, b: &std::collections::BTreeSet<String>) -> f64 {
+    let all = a.union(b).count();
+    if all == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / all as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(text: &str, done: bool) -> ActionItemRecord {
+        ActionItemRecord {
+            id: ActionItemId::generate(),
+            text: text.into(),
+            owner: "Them".into(),
+            done,
+        }
+    }
+
+    fn draft(text: &str) -> ActionItemDraft {
+        ActionItemDraft { text: text.into(), owner: "Siobhan".into() }
+    }
+
+    #[test]
+    fn an_item_said_again_with_a_name_spelled_right_keeps_its_id_and_done() {
+        let old =
+            [item("Shivon will review the Kubernetes rollout", true), item("Book the room", false)];
+        let new = action_items(
+            vec![draft("Siobhan will review the Kubernetes rollout"), draft("Send the report")],
+            &old,
+        );
+        assert_eq!(new[0].id, old[0].id);
+        assert!(new[0].done, "the checked item stays checked");
+        assert_ne!(new[1].id, old[1].id, "another task is a new item");
+        assert!(!new[1].done);
+    }
+
+    #[test]
+    fn each_earlier_item_is_matched_once() {
+        let old = [item("Review the rollout plan", true)];
+        let new = action_items(
+            vec![draft("Review the rollout plan"), draft("Review the rollout plan today")],
+            &old,
+        );
+        assert!(new[0].done);
+        assert!(!new[1].done, "the second draft does not take the same item");
+    }
 }

@@ -25,4 +25,5 @@ pub mod settings;
 pub mod speakers;
 pub mod system;
 pub mod templates;
+pub mod transcribe;
 pub mod transcript;

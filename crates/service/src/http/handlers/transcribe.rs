@@ -1,0 +1,136 @@
+//! `POST /v1/meetings/:id/transcribe` (and the app's `/ui` twin): a ready
+//! meeting transcribed again from its audio, with another installed model or
+//! language, in the background; the transcript is replaced once the new one
+//! is whole, then the notes are written again (`store/src/again.rs`).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use recorder_api_types::{ErrorBody, ErrorCode, Event, TranscribeAccepted, TranscribeRequest};
+use recorder_domain::{Channel, MeetingId, MeetingStatus};
+use recorder_store::{Pass, StoreError};
+
+use crate::base::clock::now_ms;
+use crate::base::error::{ApiError, ApiResult};
+use crate::http::extract::parse_json;
+use crate::http::handlers::meetings::meeting_id;
+use crate::models::{active_model, installed_model, ActiveModel};
+use crate::state::AppState;
+
+/// Transcribe a meeting again. Pro for agents.
+#[utoipa::path(post, path = "/v1/meetings/{id}/transcribe", tag = "meetings",
+    params(("id" = String, Path, description = "Meeting id")),
+    request_body = Option<TranscribeRequest>,
+    responses(
+        (status = 202, body = TranscribeAccepted),
+        (status = 400, body = ErrorBody, description = "invalid_request: an unknown language, or a language an English-only model cannot transcribe"),
+        (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody, description = "pro_required (agents)"),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no such meeting, or its audio was removed"),
+        (status = 409, body = ErrorBody, description = "meeting_busy: not ready"),
+        (status = 413, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "model_unavailable: the model is not installed"),
+        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
+    ),
+    security(("bearer" = [])))]
+pub async fn transcribe_again(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, Json<TranscribeAccepted>)> {
+    // The body is optional: none means the model and language in use.
+    let request: TranscribeRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        TranscribeRequest::default()
+    } else {
+        parse_json(&body)?
+    };
+    let id = meeting_id(&id)?;
+    let model = chosen_model(&state, request.model.as_deref())?;
+    let language = chosen_language(&state, request.language.as_deref(), &model)?;
+    let sources = audio_of(&state, &id).await?;
+    // No model named: the pass runs with the one in use when it runs.
+    let named = request.model.as_ref().map(|_| model.name.clone());
+    let pass = Pass { model: named, language: Some(language.clone()), staged: true };
+    let queued = id.clone();
+    state
+        .db(move |store| {
+            store.enqueue_transcription_again(&queued, &pass, &sources, now_ms()).map_err(|error| {
+                match error {
+                    StoreError::Busy(status) => busy(status),
+                    other => ApiError::from_store("meeting", other),
+                }
+            })
+        })
+        .await?;
+    state.work.pipeline.wake();
+    state.core.events.emit(Event::meeting_status(id.clone(), MeetingStatus::Transcribing));
+    tracing::info!(meeting_id = %id, model = %model.name, %language, "transcribing a meeting again");
+    let status = MeetingStatus::Transcribing;
+    let accepted = TranscribeAccepted { meeting_id: id, status, model: model.name, language };
+    Ok((StatusCode::ACCEPTED, Json(accepted)))
+}
+
+fn busy(status: MeetingStatus) -> ApiError {
+    ApiError::new(
+        ErrorCode::MeetingBusy,
+        format!("the meeting is {}; it can be transcribed again when it is ready", status.as_str()),
+    )
+}
+
+/// The model named (it must be installed), else the one in use.
+fn chosen_model(state: &AppState, name: Option<&str>) -> ApiResult<ActiveModel> {
+    let Some(name) = name.map(str::trim) else {
+        return active_model(&state.core, &state.config);
+    };
+    installed_model(&state.core.data_dir.models(), name).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::ModelUnavailable,
+            format!("the model \"{name}\" is not installed: install it in Settings → Transcription or with `recorder models install {name}`"),
+        )
+    })
+}
+
+/// The language named (`auto` or one whisper knows), else `recording.language`;
+/// an English-only model takes only English.
+fn chosen_language(state: &AppState, code: Option<&str>, model: &ActiveModel) -> ApiResult<String> {
+    let language = match code.map(|c| c.trim().to_ascii_lowercase()) {
+        Some(code) => code,
+        None => state.effective_settings().recording.language,
+    };
+    if language != "auto" && !recorder_stt::engine::known_language(&language) {
+        return Err(ApiError::invalid(format!(
+            "field `language` must be a language code such as en, de or fr, or auto (got \"{language}\")"
+        )));
+    }
+    let english_only = model.name.split('-').next().is_some_and(|base| base.ends_with(".en"));
+    if english_only && language != "en" {
+        return Err(ApiError::invalid(format!(
+            "{} is English-only: choose a multilingual model (such as base or small) to transcribe {language}",
+            model.name
+        )));
+    }
+    Ok(language)
+}
+
+/// The meeting's audio files (a recording's two channels, an import's one);
+/// 404 for no meeting, or for audio that retention removed.
+async fn audio_of(state: &AppState, id: &MeetingId) -> ApiResult<Vec<(Channel, String)>> {
+    let meeting = id.clone();
+    state
+        .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
+        .await?;
+    let sources: Vec<(Channel, String)> = [Channel::Mic, Channel::Sys]
+        .into_iter()
+        .map(|channel| (channel, state.core.data_dir.audio_file(id, channel)))
+        .filter(|(_, path)| path.is_file())
+        .map(|(channel, path)| (channel, path.to_string_lossy().into_owned()))
+        .collect();
+    if sources.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            "this meeting's audio is no longer kept (retention removed it), so it cannot be transcribed again",
+        ));
+    }
+    Ok(sources)
+}

@@ -1,0 +1,210 @@
+//! Transcribing a ready meeting again (another model or language): its jobs
+//! write to `staged_segments`, and once every channel is done the transcript
+//! is replaced in one transaction, each new line keeping the speaker of the
+//! earlier line it overlaps most. A pass that fails leaves the earlier
+//! transcript as it was.
+
+use recorder_domain::{Channel, MeetingId, MeetingStatus};
+use rusqlite::{params, Transaction};
+
+use crate::jobs::{insert_job, JobKind, JobRecord, Pass, TranscriptionEnd};
+use crate::rows::meeting_seq;
+use crate::status::{current_status, move_status};
+use crate::{StoreError, StoreResult};
+
+impl crate::Store {
+    /// Queues a staged transcription of each `(channel, audio file)` of a
+    /// ready meeting with `pass`'s model and language, and marks it
+    /// `transcribing`. A meeting that is not ready is refused with `Busy`.
+    pub fn enqueue_transcription_again(
+        &self,
+        meeting_id: &MeetingId,
+        pass: &Pass,
+        sources: &[(Channel, String)],
+        now: i64,
+    ) -> StoreResult<()> {
+        self.write(|tx| {
+            let status = current_status(tx, meeting_id)?;
+            if status != MeetingStatus::Ready {
+                return Err(StoreError::Busy(status));
+            }
+            let seq = meeting_seq(tx, meeting_id)?;
+            tx.execute("DELETE FROM staged_segments WHERE meeting = ?1", [seq])?;
+            let staged = Pass { staged: true, ..pass.clone() };
+            for (channel, source_path) in sources {
+                let kind =
+                    JobKind::Transcribe { source_path: source_path.clone(), channel: *channel };
+                insert_job(tx, meeting_id, &kind, &staged, now, 0)?;
+            }
+            move_status(tx, meeting_id, MeetingStatus::Transcribing, now)
+        })
+    }
+
+    /// Drops the lines of `channel` a run of `job` that stopped midway left
+    /// after `from_ms`: from the transcript, or from a pass's staged lines.
+    pub fn discard_job_segments_after(
+        &self,
+        job: &JobRecord,
+        channel: Channel,
+        from_ms: i64,
+    ) -> StoreResult<()> {
+        if !job.pass.staged {
+            return self.discard_segments_after(&job.meeting_id, channel, from_ms);
+        }
+        self.write(|tx| {
+            let seq = meeting_seq(tx, &job.meeting_id)?;
+            discard_staged_after(tx, seq, channel, from_ms)
+        })
+    }
+
+    /// Ends a job of a pass over a ready meeting. A failure abandons the
+    /// pass (the earlier transcript stays; the error is kept on the meeting).
+    /// The last job replaces the transcript with the pass's lines, sets the
+    /// language it found, and queues the notes again (`summarising`).
+    pub(crate) fn finish_pass(
+        &self,
+        job: &JobRecord,
+        ended: TranscriptionEnd,
+        now: i64,
+    ) -> StoreResult<bool> {
+        self.write(|tx| {
+            if let Some(error) = &ended.error {
+                let kept = format!("{error} (the earlier transcript is kept)");
+                tx.execute(
+                    "UPDATE meetings SET processing_error = ?2 WHERE id = ?1",
+                    params![job.meeting_id.as_str(), kept],
+                )?;
+                abandon(tx, &job.meeting_id, now)?;
+                return Ok(false);
+            }
+            tx.execute("DELETE FROM jobs WHERE seq = ?1", [job.seq])?;
+            let seq = meeting_seq(tx, &job.meeting_id)?;
+            let others: i64 = tx.query_row(
+                "SELECT count(*) FROM jobs WHERE meeting = ?1 AND staged = 1",
+                [seq],
+                |r| r.get(0),
+            )?;
+            if others > 0 {
+                return Ok(false);
+            }
+            replace_with_staged(tx, seq)?;
+            tx.execute(
+                "UPDATE meetings SET language = coalesce(?2, language), processing_error = NULL \
+                 WHERE seq = ?1",
+                params![seq, ended.language],
+            )?;
+            let notes = JobKind::Notes { note_kind: None, template_id: None };
+            insert_job(tx, &job.meeting_id, &notes, &Pass::default(), now, 0)?;
+            move_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
+            Ok(true)
+        })
+    }
+}
+
+pub(crate) fn discard_staged_after(
+    tx: &Transaction,
+    meeting: i64,
+    channel: Channel,
+    from_ms: i64,
+) -> StoreResult<()> {
+    tx.execute(
+        "DELETE FROM staged_segments WHERE meeting = ?1 AND channel = ?2 AND start_ms >= ?3",
+        params![meeting, channel.as_str(), from_ms],
+    )?;
+    Ok(())
+}
+
+/// A failed pass: its other jobs and its lines go; the earlier transcript
+/// stays and the meeting is ready again.
+pub(crate) fn abandon(tx: &Transaction, meeting_id: &str, now: i64) -> StoreResult<()> {
+    let seq = meeting_seq(tx, meeting_id)?;
+    tx.execute("DELETE FROM jobs WHERE meeting = ?1 AND staged = 1", [seq])?;
+    tx.execute("DELETE FROM staged_segments WHERE meeting = ?1", [seq])?;
+    // Transcribing → Ready is no move a recording makes; a pass may.
+    tx.execute(
+        "UPDATE meetings SET status = 'ready', updated_at = ?2 WHERE seq = ?1 AND status = 'transcribing'",
+        params![seq, now],
+    )?;
+    Ok(())
+}
+
+/// A line of the transcript being replaced, for its speaker.
+struct Earlier {
+    channel: String,
+    start_ms: i64,
+    end_ms: i64,
+    speaker: Option<i64>,
+}
+
+/// The staged lines become the transcript; each keeps the speaker of the
+/// earlier line on its channel it overlaps most.
+pub(crate) fn replace_with_staged(tx: &Transaction, meeting: i64) -> StoreResult<usize> {
+    let earlier: Vec<Earlier> = tx
+        .prepare("SELECT channel, start_ms, end_ms, speaker FROM segments WHERE meeting = ?1")?
+        .query_map([meeting], |r| {
+            Ok(Earlier {
+                channel: r.get(0)?,
+                start_ms: r.get(1)?,
+                end_ms: r.get(2)?,
+                speaker: r.get(3)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    let staged: Vec<(String, i64, i64, String)> = tx
+        .prepare(
+            "SELECT channel, start_ms, end_ms, text FROM staged_segments WHERE meeting = ?1 \
+             ORDER BY start_ms, seq",
+        )?
+        .query_map([meeting], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    tx.execute("DELETE FROM segments WHERE meeting = ?1", [meeting])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO segments (meeting, channel, start_ms, end_ms, text, speaker) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (channel, start_ms, end_ms, text) in &staged {
+        let speaker = speaker_at(&earlier, channel, *start_ms, *end_ms);
+        insert.execute(params![meeting, channel, start_ms, end_ms, text, speaker])?;
+    }
+    tx.execute("DELETE FROM staged_segments WHERE meeting = ?1", [meeting])?;
+    Ok(staged.len())
+}
+
+/// The speaker of the earlier line on `channel` overlapping this span most
+/// (the nearest one when none overlaps, within 2 s).
+fn speaker_at(earlier: &[Earlier], channel: &str, start_ms: i64, end_ms: i64) -> Option<i64> {
+    let score = |line: &Earlier| {
+        let overlap = end_ms.min(line.end_ms) - start_ms.max(line.start_ms);
+        if overlap > 0 {
+            overlap
+        } else {
+            -overlap.abs()
+        }
+    };
+    earlier
+        .iter()
+        .filter(|line| line.channel == channel && line.speaker.is_some())
+        .map(|line| (score(line), line.speaker))
+        .filter(|(score, _)| *score > -2_000)
+        .max_by_key(|(score, _)| *score)
+        .and_then(|(_, speaker)| speaker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{speaker_at, Earlier};
+
+    fn line(start_ms: i64, end_ms: i64, speaker: i64) -> Earlier {
+        Earlier { channel: "sys".into(), start_ms, end_ms, speaker: Some(speaker) }
+    }
+
+    #[test]
+    fn a_new_line_keeps_the_speaker_it_overlaps_most() {
+        let earlier = [line(0, 4_000, 1), line(4_000, 9_000, 2)];
+        assert_eq!(speaker_at(&earlier, "sys", 3_000, 8_000), Some(2), "3 s with 2, 1 s with 1");
+        assert_eq!(speaker_at(&earlier, "sys", 500, 3_500), Some(1));
+        assert_eq!(speaker_at(&earlier, "sys", 9_500, 10_000), Some(2), "near the end of one");
+        assert_eq!(speaker_at(&earlier, "sys", 20_000, 21_000), None, "far from any");
+        assert_eq!(speaker_at(&earlier, "mic", 0, 4_000), None, "another channel");
+    }
+}
