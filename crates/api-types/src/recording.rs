@@ -24,6 +24,9 @@ pub struct PersonStartRequest {
     pub source_app: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
+    /// The language spoken (a code, or `auto`); default `recording.language`.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -73,6 +73,8 @@ pub struct MeetingChanges {
     pub starred: Option<bool>,
     pub attendees: Option<Vec<String>>,
     pub vocabulary: Option<Vec<String>>,
+    /// Pins the language of the lines still to be transcribed.
+    pub language: Option<String>,
 }
 
 const COLUMNS: &str = "seq, id, title, source_app, started_at, ended_at, duration_ms, status, \
@@ -170,6 +172,9 @@ fn apply_changes(
     }
     if let Some(words) = &changes.vocabulary {
         replace_words(tx, seq, words)?;
+    }
+    if let Some(language) = &changes.language {
+        tx.execute("UPDATE meetings SET language = ?2 WHERE seq = ?1", params![seq, language])?;
     }
     tx.execute("UPDATE meetings SET updated_at = ?2 WHERE seq = ?1", params![seq, now])?;
     Ok(())

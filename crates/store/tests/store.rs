@@ -169,8 +169,10 @@ fn changes_replace_tags_attendees_and_words_atomically() {
         starred: Some(true),
         attendees: Some(vec!["Grace".into(), "Linus".into()]),
         vocabulary: Some(vec!["Krzysztof".into(), "Nguyen".into()]),
+        language: Some("de".into()),
     };
     let updated = store.update_meeting(&id, &changes, 2_000).expect("update");
+    assert_eq!(updated.language.as_deref(), Some("de"));
     assert_eq!(updated.title, "New");
     assert_eq!(updated.tags, ["a", "b"]);
     assert_eq!(updated.attendees, ["Grace", "Linus"]);

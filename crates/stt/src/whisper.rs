@@ -88,6 +88,12 @@ impl WhisperEngine {
         self.call = call;
     }
 
+    /// The language of the next calls: a code, or `None`/"auto" to detect it
+    /// (an English-only model always transcribes English).
+    pub fn set_language(&mut self, language: Option<String>) {
+        self.options.language = language;
+    }
+
     /// Text the next calls continue from, so the names and terms in it are
     /// spelled as given (whisper's initial prompt). Empty for none. Only its
     /// last [`MAX_PROMPT_TOKENS`] tokens are kept.

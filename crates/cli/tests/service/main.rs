@@ -18,6 +18,7 @@ mod events;
 mod export;
 mod guards;
 mod import;
+mod languages;
 mod meetings;
 mod models;
 mod person;

@@ -56,6 +56,8 @@ pub struct SharedEngine {
     loaded: Mutex<Option<(EngineKey, WhisperEngine)>>,
     partial: Mutex<Option<(EngineKey, WhisperEngine)>>,
     last_used: Mutex<Instant>,
+    /// The language of the last call, which partial lines follow.
+    language: Mutex<Option<String>>,
     /// File jobs transcribing now: live lines take two threads only without.
     jobs: AtomicUsize,
 }
@@ -66,6 +68,7 @@ impl Default for SharedEngine {
             loaded: Mutex::new(None),
             partial: Mutex::new(None),
             last_used: Mutex::new(Instant::now()),
+            language: Mutex::new(None),
             jobs: AtomicUsize::new(0),
         }
     }
@@ -83,6 +86,8 @@ impl SharedEngine {
         let engine = load_engine(setup, &mut loaded)?;
         engine.set_call(call);
         engine.set_prompt(&setup.prompt)?;
+        engine.set_language(setup.language.clone());
+        *self.language.lock().unwrap_or_else(|p| p.into_inner()) = setup.language.clone();
         let result = engine.transcribe(samples);
         *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         result
@@ -106,6 +111,7 @@ impl SharedEngine {
         }
         let (_, engine) = partial.as_mut()?;
         engine.set_call(CallOptions { fit_window: true, threads: Some(1), ..Default::default() });
+        engine.set_language(self.language.lock().unwrap_or_else(|p| p.into_inner()).clone());
         if let Err(error) = engine.set_prompt(prompt) {
             return Some(Err(error));
         }
@@ -185,11 +191,11 @@ impl Transcriber for EngineUser<'_> {
     }
 }
 
+/// What a loaded engine is for; the language is set per call.
 #[derive(Clone, PartialEq)]
 struct EngineKey {
     path: PathBuf,
     threads: usize,
-    language: Option<String>,
 }
 
 /// Loads the configured model unless the same one is already loaded.
@@ -197,13 +203,14 @@ fn load_engine<'a>(
     setup: &Setup<'_>,
     loaded: &'a mut Option<(EngineKey, WhisperEngine)>,
 ) -> Result<&'a mut WhisperEngine, SttError> {
-    let (threads, language) = (setup.threads, setup.language.clone());
-    let key = EngineKey { path: setup.model_path.clone(), threads, language: language.clone() };
+    let threads = setup.threads;
+    let key = EngineKey { path: setup.model_path.clone(), threads };
     if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
         *loaded = None;
         let model = setup.model_name.clone();
         setup.events.emit(Event::ModelsLoading(ModelRef { model: model.clone() }));
-        let engine = WhisperEngine::load(&setup.model_path, EngineOptions { threads, language })?;
+        let options = EngineOptions { threads, language: setup.language.clone() };
+        let engine = WhisperEngine::load(&setup.model_path, options)?;
         setup.events.emit(Event::ModelsLoaded(ModelRef { model }));
         *loaded = Some((key, engine));
     }

@@ -49,6 +49,11 @@ pub fn meeting_setup<'a>(
     let mut setup = engine_setup(core, config)?;
     let settings = config.effective_settings();
     setup.prompt = vocabulary::prompt_for(&core.store, &settings, meeting_id);
+    // The meeting's own language (pinned when it began, or found by its
+    // first transcription) wins over `recording.language`.
+    if let Some(language) = core.store.meeting(meeting_id).ok().and_then(|m| m.language) {
+        setup.language = Some(language).filter(|l| !l.is_empty());
+    }
     Ok(setup)
 }
 

@@ -68,10 +68,12 @@ pub async fn finish_stranded(state: &AppState) {
 
 /// Starts a recording for `source_app`, titled `title` (checked) or after
 /// the app: the API's start and the person's own button.
+/// `language` pins the language spoken (else `recording.language` applies).
 pub async fn start_recording(
     state: &AppState,
     source_app: String,
     title: Option<&str>,
+    language: Option<String>,
 ) -> Result<MeetingRecord, ApiError> {
     let title = title.map(|t| crate::http::extract::text("title", t, 500)).transpose()?;
     let spec = StartSpec {
@@ -79,6 +81,7 @@ pub async fn start_recording(
         source_app,
         attendees: Vec::new(),
         origin: None,
+        language,
     };
     start(state, spec).await
 }

@@ -78,6 +78,7 @@ pub fn start_spec_of(prompt: &PromptRecord) -> StartSpec {
         source_app: prompt.source_app.clone(),
         attendees: prompt.attendees.clone(),
         origin: Some(CallOrigin { source_app: prompt.source_app.clone(), url: prompt.url.clone() }),
+        language: None,
     }
 }
 

@@ -36,6 +36,8 @@ pub struct StartSpec {
     pub attendees: Vec<String>,
     /// The call it came from (a prompt), which it follows to its end.
     pub origin: Option<CallOrigin>,
+    /// The language pinned for it; `None`: `recording.language`.
+    pub language: Option<String>,
 }
 
 pub struct Started {
@@ -50,8 +52,10 @@ pub async fn start(
     spec: StartSpec,
 ) -> Result<Started, ApiError> {
     let control = Arc::new(Control::new(spec.origin));
-    let meeting =
-        MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms());
+    let meeting = MeetingRecord {
+        language: spec.language,
+        ..MeetingRecord::new_recording(spec.title, spec.source_app, spec.attendees, now_ms())
+    };
     let folder = context.data_dir().meeting(&meeting.id);
     let opening = (context.clone(), meeting.clone(), folder);
     let opened =

@@ -7,7 +7,7 @@ use recorder_api_types::{
     ActionItem, ActionItemPatch, ErrorBody, ErrorCode, Event, Meeting, MeetingList, MeetingPatch,
     MeetingRef,
 };
-use recorder_domain::{ActionItemId, MeetingId};
+use recorder_domain::{ActionItemId, MeetingId, MeetingStatus};
 use recorder_store::{ListQuery, MeetingChanges};
 
 use crate::base::clock::now_ms;
@@ -129,8 +129,12 @@ pub async fn patch_meeting(
     Path(id): Path<String>,
     ApiJson(patch): ApiJson<MeetingPatch>,
 ) -> ApiResult<Json<Meeting>> {
-    let changes = validate_patch(patch)?;
+    let language = patch.language.as_deref().map(super::transcribe::valid_language).transpose()?;
+    let mut changes = validate_patch(patch)?;
     let id = meeting_id(&id)?;
+    if let Some(language) = language {
+        changes.language = pinned_or_again(&state, &id, language).await?;
+    }
     let meeting_id = id.clone();
     state
         .db(move |store| {
@@ -141,6 +145,28 @@ pub async fn patch_meeting(
         .await?;
     state.core.events.emit(Event::meeting_changed(id.clone()));
     Ok(Json(full_meeting(&state, id).await?))
+}
+
+/// A language given while recording is pinned for the lines to come
+/// (returned, to be saved); given for a ready meeting it transcribes the
+/// meeting again in it (nothing to save now: the pass sets it when done).
+async fn pinned_or_again(
+    state: &AppState,
+    id: &MeetingId,
+    language: String,
+) -> ApiResult<Option<String>> {
+    let meeting = id.clone();
+    let record = state
+        .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
+        .await?;
+    match record.status {
+        MeetingStatus::Recording => Ok(Some(language)),
+        MeetingStatus::Ready => {
+            super::transcribe::start_pass(state, id.clone(), None, Some(&language)).await?;
+            Ok(None)
+        }
+        busy => Err(super::transcribe::busy(busy)),
+    }
 }
 
 fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
@@ -156,7 +182,14 @@ fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {
         })
         .transpose()?;
     let vocabulary = patch.vocabulary.map(validate_vocabulary).transpose()?;
-    Ok(MeetingChanges { title, tags, starred: patch.starred, attendees, vocabulary })
+    Ok(MeetingChanges {
+        title,
+        tags,
+        starred: patch.starred,
+        attendees,
+        vocabulary,
+        language: None,
+    })
 }
 
 fn validate_vocabulary(words: Vec<String>) -> ApiResult<Vec<String>> {

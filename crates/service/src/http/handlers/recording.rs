@@ -42,7 +42,8 @@ pub async fn start(
 ) -> ApiResult<(StatusCode, Json<Meeting>)> {
     let source_app = text("source_app", &request.source_app, 100)?;
     let meeting =
-        crate::recording::start_recording(&state, source_app, request.title.as_deref()).await?;
+        crate::recording::start_recording(&state, source_app, request.title.as_deref(), None)
+            .await?;
     Ok((StatusCode::CREATED, Json(crate::http::convert::meeting(meeting))))
 }
 
@@ -61,8 +62,11 @@ pub async fn start_recording(
         Some(app) => text("source_app", app, 100)?,
         None => "recorder".to_owned(),
     };
+    let language =
+        request.language.as_deref().map(super::transcribe::valid_language).transpose()?;
     let meeting =
-        crate::recording::start_recording(&state, source_app, request.title.as_deref()).await?;
+        crate::recording::start_recording(&state, source_app, request.title.as_deref(), language)
+            .await?;
     Ok((StatusCode::CREATED, Json(crate::http::convert::meeting(meeting))))
 }
 

@@ -46,11 +46,30 @@ pub async fn transcribe_again(
         parse_json(&body)?
     };
     let id = meeting_id(&id)?;
-    let model = chosen_model(&state, request.model.as_deref())?;
-    let language = chosen_language(&state, request.language.as_deref(), &model)?;
-    let sources = audio_of(&state, &id).await?;
+    let accepted =
+        start_pass(&state, id, request.model.as_deref(), request.language.as_deref()).await?;
+    Ok((StatusCode::ACCEPTED, Json(accepted)))
+}
+
+/// Queues a pass over a ready meeting with `model` (installed; default the
+/// one in use) and `language` (default the meeting's, else
+/// `recording.language`).
+pub async fn start_pass(
+    state: &AppState,
+    id: MeetingId,
+    model: Option<&str>,
+    language: Option<&str>,
+) -> ApiResult<TranscribeAccepted> {
+    let meeting = id.clone();
+    let record = state
+        .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
+        .await?;
+    let chosen = chosen_model(state, model)?;
+    let language = language.map(str::to_owned).or(record.language);
+    let language = chosen_language(state, language.as_deref(), &chosen)?;
+    let sources = audio_of(state, &id)?;
     // No model named: the pass runs with the one in use when it runs.
-    let named = request.model.as_ref().map(|_| model.name.clone());
+    let named = model.map(|_| chosen.name.clone());
     let pass = Pass { model: named, language: Some(language.clone()), staged: true };
     let queued = id.clone();
     state
@@ -65,13 +84,12 @@ pub async fn transcribe_again(
         .await?;
     state.work.pipeline.wake();
     state.core.events.emit(Event::meeting_status(id.clone(), MeetingStatus::Transcribing));
-    tracing::info!(meeting_id = %id, model = %model.name, %language, "transcribing a meeting again");
+    tracing::info!(meeting_id = %id, model = %chosen.name, %language, "transcribing a meeting again");
     let status = MeetingStatus::Transcribing;
-    let accepted = TranscribeAccepted { meeting_id: id, status, model: model.name, language };
-    Ok((StatusCode::ACCEPTED, Json(accepted)))
+    Ok(TranscribeAccepted { meeting_id: id, status, model: chosen.name, language })
 }
 
-fn busy(status: MeetingStatus) -> ApiError {
+pub fn busy(status: MeetingStatus) -> ApiError {
     ApiError::new(
         ErrorCode::MeetingBusy,
         format!("the meeting is {}; it can be transcribed again when it is ready", status.as_str()),
@@ -91,19 +109,28 @@ fn chosen_model(state: &AppState, name: Option<&str>) -> ApiResult<ActiveModel> 
     })
 }
 
-/// The language named (`auto` or one whisper knows), else `recording.language`;
-/// an English-only model takes only English.
-fn chosen_language(state: &AppState, code: Option<&str>, model: &ActiveModel) -> ApiResult<String> {
-    let language = match code.map(|c| c.trim().to_ascii_lowercase()) {
-        Some(code) => code,
-        None => state.effective_settings().recording.language,
-    };
+/// `code` as a language: `auto` or a code whisper knows, in lower case.
+pub fn valid_language(code: &str) -> ApiResult<String> {
+    let language = code.trim().to_ascii_lowercase();
     if language != "auto" && !recorder_stt::engine::known_language(&language) {
         return Err(ApiError::invalid(format!(
             "field `language` must be a language code such as en, de or fr, or auto (got \"{language}\")"
         )));
     }
+    Ok(language)
+}
+
+/// The language named, else `recording.language`; an English-only model
+/// takes only English.
+fn chosen_language(state: &AppState, code: Option<&str>, model: &ActiveModel) -> ApiResult<String> {
+    let language = match code {
+        Some(code) => valid_language(code)?,
+        None => state.effective_settings().recording.language,
+    };
     let english_only = model.name.split('-').next().is_some_and(|base| base.ends_with(".en"));
+    if english_only && language == "auto" {
+        return Ok("en".to_owned());
+    }
     if english_only && language != "en" {
         return Err(ApiError::invalid(format!(
             "{} is English-only: choose a multilingual model (such as base or small) to transcribe {language}",
@@ -114,12 +141,8 @@ fn chosen_language(state: &AppState, code: Option<&str>, model: &ActiveModel) ->
 }
 
 /// The meeting's audio files (a recording's two channels, an import's one);
-/// 404 for no meeting, or for audio that retention removed.
-async fn audio_of(state: &AppState, id: &MeetingId) -> ApiResult<Vec<(Channel, String)>> {
-    let meeting = id.clone();
-    state
-        .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
-        .await?;
+/// 404 for audio that retention removed.
+fn audio_of(state: &AppState, id: &MeetingId) -> ApiResult<Vec<(Channel, String)>> {
     let sources: Vec<(Channel, String)> = [Channel::Mic, Channel::Sys]
         .into_iter()
         .map(|channel| (channel, state.core.data_dir.audio_file(id, channel)))
