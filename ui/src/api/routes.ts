@@ -78,6 +78,7 @@ interface Shared {
   '/ui/meetings/{id}/notes': '/v1/meetings/{id}/notes';
   '/ui/meetings/{id}/speakers': '/v1/meetings/{id}/speakers';
   '/ui/meetings/{id}/transcript': '/v1/meetings/{id}/transcript';
+  '/ui/meetings/{id}/transcribe': '/v1/meetings/{id}/transcribe';
   '/ui/policy': '/v1/policy';
   '/ui/recording/marker': '/v1/recording/marker';
   '/ui/search': '/v1/search';

@@ -6,9 +6,10 @@ import type { Meeting } from '../api/types';
 import { clock } from './format';
 import { recording } from './live.svelte';
 
-export async function startRecording(title: string): Promise<Meeting> {
+export async function startRecording(title: string, language?: string): Promise<Meeting> {
   const body: Body<'/ui/recording/start', 'post'> = {};
   if (title.trim()) body.title = title.trim();
+  if (language) body.language = language;
   try {
     const meeting = await api.post('/ui/recording/start', { body });
     if (!recording.active) {

@@ -32,6 +32,8 @@ export class MeetingState {
   renameOpen = $state(false);
   deleteOpen = $state(false);
   deleteError = $state('');
+  /** The "Improve the transcript" dialog. */
+  transcribeOpen = $state(false);
 
   readonly player: Player;
   readonly regeneration: Regeneration;
