@@ -118,6 +118,11 @@ pub struct Transcription {
     /// title). At most [`MAX_WORDS`] of 1 to [`MAX_WORD_CHARS`] characters.
     #[serde(default)]
     pub vocabulary: Vec<String>,
+    /// Transcribe every recording again, once it is ready, with this larger
+    /// installed model (a final pass); `null`: never (the default: on two
+    /// cores a larger model takes minutes per meeting). Beyond the contract's keys.
+    #[serde(default)]
+    pub final_pass_model: Option<String>,
 }
 
 /// The most entries in a list of words to know (`transcription.vocabulary`,
@@ -461,6 +466,11 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     }
     if settings.transcription.decoding.as_deref().is_some_and(|d| !DECODINGS.contains(&d)) {
         return fail("transcription.decoding must be greedy or beam");
+    }
+    if settings.transcription.final_pass_model.as_deref().is_some_and(|n| !is_model_name(n)) {
+        return fail(
+            "transcription.final_pass_model must be null or a model name (letters, digits, . _ -)",
+        );
     }
     let words = &settings.transcription.vocabulary;
     if words.len() > MAX_WORDS || !words.iter().all(|word| is_vocabulary_word(word)) {

@@ -62,6 +62,7 @@ fn key_name() -> impl Strategy<Value = String> {
             "decoding",
             "start_at_login",
             "show_first_run_guide",
+            "final_pass_model",
             "vocabulary",
         ])
         .prop_map(str::to_string),

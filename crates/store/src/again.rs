@@ -29,6 +29,11 @@ impl crate::Store {
                 return Err(StoreError::Busy(status));
             }
             let seq = meeting_seq(tx, meeting_id)?;
+            let queued: i64 =
+                tx.query_row("SELECT count(*) FROM jobs WHERE meeting = ?1", [seq], |r| r.get(0))?;
+            if queued > 0 {
+                return Err(StoreError::Busy(MeetingStatus::Transcribing));
+            }
             tx.execute("DELETE FROM staged_segments WHERE meeting = ?1", [seq])?;
             let staged = Pass { staged: true, ..pass.clone() };
             for (channel, source_path) in sources {
@@ -93,8 +98,10 @@ impl crate::Store {
                  WHERE seq = ?1",
                 params![seq, ended.language],
             )?;
+            // The pass's notes are marked too, so they start no final pass.
             let notes = JobKind::Notes { note_kind: None, template_id: None };
-            insert_job(tx, &job.meeting_id, &notes, &Pass::default(), now, 0)?;
+            let of_pass = Pass { staged: true, ..Pass::default() };
+            insert_job(tx, &job.meeting_id, &notes, &of_pass, now, 0)?;
             move_status(tx, &job.meeting_id, MeetingStatus::Summarising, now)?;
             Ok(true)
         })

@@ -104,3 +104,55 @@ async fn a_meeting_transcribed_again_spells_its_names_and_keeps_its_ticked_items
         "the ticked item is still ticked after the notes were written again: {items:?} (was {item})"
     );
 }
+
+#[tokio::test]
+async fn with_a_final_pass_model_a_recording_is_transcribed_again_once_it_is_ready() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    speech::speak_padded("Good morning, everyone.", &mic, 0.5, 10.0);
+    speech::speak_padded("The launch moves to the second week of March.", &sys, 3.0, 3.0);
+    let mut options = crate::recording::recording_options(&mic, &sys, 2.0);
+    options.settings = Some(json!({"transcription": {"final_pass_model": "tiny.en"}}));
+    let service = recorder_test_support::TestService::start(crate::BIN, options);
+    let models = service.data_dir().join("models");
+    std::fs::create_dir_all(&models).expect("models");
+    std::fs::copy(
+        speech::test_models_dir().join("ggml-tiny.en.bin"),
+        models.join("ggml-tiny.en.bin"),
+    )
+    .expect("the final pass's model");
+    let mut stream = crate::events::open(&service, None).await;
+    let started = person(&service, "/ui/recording/start", None).await;
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+    assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
+
+    // Ready once with the live transcript, then transcribing again, then ready.
+    let ours = |data: &Value| data["meeting_id"] == id.as_str();
+    let readies = std::cell::Cell::new(0);
+    let seen = crate::recording::events_until(
+        &mut stream,
+        |kind, data| {
+            if kind == "meeting.ready" && ours(data) {
+                readies.set(readies.get() + 1);
+            }
+            readies.get() == 2
+        },
+        std::time::Duration::from_secs(240),
+    )
+    .await;
+    let statuses: Vec<&str> = seen
+        .iter()
+        .filter(|(kind, data)| kind == "meeting.updated" && ours(data))
+        .filter_map(|(_, data)| data["status"].as_str())
+        .collect();
+    let first_ready = statuses.iter().position(|s| *s == "ready").expect("ready first");
+    assert!(
+        statuses[first_ready..].contains(&"transcribing"),
+        "transcribed again after it was ready: {statuses:?}"
+    );
+    let meeting = wait_ready(&service, &id).await;
+    assert!(meeting["processing_error"].is_null(), "{meeting}");
+    let text = transcript(&service, &id).await;
+    assert!(text.to_lowercase().contains("march"), "{text}");
+}

@@ -3,8 +3,10 @@
 //! at once would only be slower). A meeting moves transcribing → summarising →
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
+pub mod again;
 mod embedded;
 pub mod export;
+mod final_pass;
 mod notes;
 pub mod notes_runs;
 mod playback;

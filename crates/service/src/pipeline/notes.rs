@@ -86,6 +86,9 @@ pub fn run(
         crate::pipeline::export::after_ready(state, &job.meeting_id);
     }
     announce_ready(&state.core, job);
+    if note_kind.is_none() && !job.pass.staged {
+        super::final_pass::maybe_start(state, &job.meeting_id);
+    }
     Ok(())
 }
 

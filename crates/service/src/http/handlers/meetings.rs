@@ -129,7 +129,8 @@ pub async fn patch_meeting(
     Path(id): Path<String>,
     ApiJson(patch): ApiJson<MeetingPatch>,
 ) -> ApiResult<Json<Meeting>> {
-    let language = patch.language.as_deref().map(super::transcribe::valid_language).transpose()?;
+    let language =
+        patch.language.as_deref().map(crate::pipeline::again::valid_language).transpose()?;
     let mut changes = validate_patch(patch)?;
     let id = meeting_id(&id)?;
     if let Some(language) = language {
@@ -162,10 +163,10 @@ async fn pinned_or_again(
     match record.status {
         MeetingStatus::Recording => Ok(Some(language)),
         MeetingStatus::Ready => {
-            super::transcribe::start_pass(state, id.clone(), None, Some(&language)).await?;
+            crate::pipeline::again::start_pass(state, id.clone(), None, Some(&language)).await?;
             Ok(None)
         }
-        busy => Err(super::transcribe::busy(busy)),
+        busy => Err(crate::pipeline::again::busy(busy)),
     }
 }
 

@@ -63,7 +63,7 @@ pub async fn start_recording(
         None => "recorder".to_owned(),
     };
     let language =
-        request.language.as_deref().map(super::transcribe::valid_language).transpose()?;
+        request.language.as_deref().map(crate::pipeline::again::valid_language).transpose()?;
     let meeting =
         crate::recording::start_recording(&state, source_app, request.title.as_deref(), language)
             .await?;
