@@ -20,13 +20,13 @@
 
 use std::collections::BTreeSet;
 
-use crate::addressee::{accepted_offer, answerer, from_asker, without_listener};
+use crate::addressee::{accepted_offer, answerer, from_asker, without_listener, GIVING};
 use crate::owners::{Names, CLAUSE_OPENERS};
 use crate::task::{
     clause_end, is_concrete, is_personal, is_vague, leading_deadline, skip_lead_ins, starts_with,
     stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
 };
-use crate::text::{deadline_start, is_calendar_word, is_stopword, tokens, words, Token};
+use crate::text::{deadline_start, is_calendar_word, is_stopword, listed, tokens, words, Token};
 use crate::transcript::Sentence;
 use crate::triggers::{
     weak, Pattern, DESCRIBING, FIRST_PERSON, HANDOVER, MARKERS, NAMED, NAMED_AFTER_MARKER,
@@ -62,6 +62,9 @@ struct Hit {
 /// Object pronouns that make a commitment point back at something said before
 /// ("I'll draft it by Monday").
 const BACK_REFERENCES: &[&str] = &["it", "them", "that", "this", "one", "those", "these"];
+/// Words that open the thing given after a receiver ("send them *the* report").
+const DETERMINERS: &str = "the a an our my your their his her its this that these those some \
+    all both every each any another";
 /// How many sentences back an acceptance looks for the request it answers.
 const ANSWER_REACH: usize = 3;
 
@@ -128,9 +131,20 @@ fn restated(offer: &str, items: &[(String, Owner, Kind)]) -> bool {
     items.iter().any(|(text, _, _)| words(text).first() == verb.as_ref())
 }
 
-/// "Draft it by Monday": a task whose object is a pronoun.
+/// "Draft it by Monday": a task whose object is a pronoun. In "send them the
+/// report" the pronoun is who receives it and the report is the task's object.
 fn refers_back(text: &str) -> bool {
-    words(text).get(1).is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
+    let said = words(text);
+    let pronoun = said.get(1).is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()));
+    pronoun && !receives(&said)
+}
+
+/// Whether the pronoun after a giving verb is the one who receives what follows
+/// it ("send them the report", "give them a call"), not the thing given.
+fn receives(said: &[String]) -> bool {
+    let giving = said.first().is_some_and(|verb| listed(GIVING, verb));
+    let object = said.get(2).is_some_and(|w| listed(DETERMINERS, w));
+    giving && said[1] == "them" && object
 }
 
 /// "Could you draft an agenda?" — "Sure, I'll draft it by Monday.": the

@@ -23,7 +23,8 @@ const OFFERS: &str = "should i | shall i | do you want me to | want me to | woul
 /// Words skipped before an offer.
 const OPENERS: &str = "so and okay ok also then well";
 /// Verbs after which "me" is the one who receives ("send me the deck").
-const GIVING: &str = "send give show forward email mail bring get pass hand text message buy";
+pub(crate) const GIVING: &str =
+    "send give show forward email mail bring get pass hand text message buy";
 
 /// Whether a sentence opens by accepting what was asked.
 pub(crate) fn accepts(sentence: &Sentence) -> bool {
