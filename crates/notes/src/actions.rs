@@ -22,6 +22,7 @@ use std::collections::BTreeSet;
 
 use crate::addressee::{accepted_offer, answerer, from_asker, without_listener, GIVING};
 use crate::owners::{Names, CLAUSE_OPENERS};
+use crate::speakers::named;
 use crate::task::{
     clause_end, is_concrete, is_personal, is_vague, leading_deadline, skip_lead_ins, starts_with,
     stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
@@ -83,6 +84,8 @@ pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemD
 
 /// Action items with the index of the sentence each was said in.
 pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, ActionItemDraft)> {
+    // "Speaker 2" owns nothing a person can act on when the conversation says who it is.
+    let sentences = &named(sentences, context);
     let names = Names::new(sentences, context);
     let mut found: Vec<Found> = Vec::new();
     for (index, sentence) in sentences.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! labels (named speakers, anonymous "Speaker N" voices, everything "Them"),
 //! and the names of anonymous voices told by the conversation.
 
-use recorder_notes::{action_items, ActionItemDraft, Context, Line};
+use recorder_notes::{action_items, speaker_names, ActionItemDraft, Context, Line};
 
 /// Lines from (speaker, text) pairs, two seconds apart.
 fn script(turns: &[(&str, &str)]) -> Vec<Line> {
@@ -28,6 +28,10 @@ fn with_attendees(attendees: &[&str]) -> Context {
 
 fn pairs(items: &[ActionItemDraft]) -> Vec<(&str, &str)> {
     items.iter().map(|item| (item.text.as_str(), item.owner.as_str())).collect()
+}
+
+fn named(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(label, name)| ((*label).to_string(), (*name).to_string())).collect()
 }
 
 const BOB: &str = "Bob, can you book the meeting room for Tuesday? I will send the report.";
@@ -62,4 +66,116 @@ fn bob_and_the_report_survive_an_answer_with_a_pronoun() {
             "{asker}"
         );
     }
+}
+
+#[test]
+fn bob_is_named_by_his_answer_and_the_one_who_asked_by_elimination() {
+    let context = with_attendees(&["Alma", "Bob"]);
+    let lines = script(&[("Speaker 1", BOB), ("Speaker 2", "Sure thing.")]);
+    assert_eq!(
+        speaker_names(&lines, &context),
+        named(&[("Speaker 1", "Alma"), ("Speaker 2", "Bob")])
+    );
+    assert_eq!(
+        pairs(&action_items(&lines, &context)),
+        [("Book the meeting room for Tuesday", "Bob"), ("Send the report", "Alma")]
+    );
+}
+
+#[test]
+fn anonymous_voices_are_named_from_their_introductions() {
+    let lines = script(&[
+        ("Speaker 1", "Hello, my name is Nadia, I run the events team."),
+        ("Speaker 2", "Nice to meet you, I'm Oscar from marketing."),
+        ("Speaker 1", "I'm going to order the banners for the conference."),
+        ("Speaker 2", "Could you also share the floor map of the venue?"),
+        ("Speaker 1", "Sure, I'll send it after this call."),
+    ]);
+    let context = with_attendees(&[]);
+    assert_eq!(
+        speaker_names(&lines, &context),
+        named(&[("Speaker 1", "Nadia"), ("Speaker 2", "Oscar")])
+    );
+    let items = action_items(&lines, &context);
+    assert_eq!(
+        pairs(&items),
+        [
+            ("Order the banners for the conference", "Nadia"),
+            ("Share the floor map of the venue", "Nadia")
+        ]
+    );
+}
+
+#[test]
+fn the_voice_that_answers_a_name_is_that_name_in_a_three_way_call() {
+    let lines = script(&[
+        ("Speaker 1", "We have three candidates for the backend role."),
+        ("Speaker 2", "I liked the second one."),
+        ("Speaker 3", "Me too. Elif, will you schedule the final interviews?"),
+        ("Speaker 1", "Yes, I'll schedule them this week."),
+        ("Speaker 2", "Gwen, can you send me her portfolio?"),
+        ("Speaker 3", "Sure."),
+    ]);
+    let context = with_attendees(&["Elif", "Farid", "Gwen"]);
+    assert_eq!(
+        speaker_names(&lines, &context),
+        named(&[("Speaker 1", "Elif"), ("Speaker 2", "Farid"), ("Speaker 3", "Gwen")])
+    );
+    let items = action_items(&lines, &context);
+    assert_eq!(
+        pairs(&items),
+        [("Schedule the final interviews this week", "Elif"), ("Send Farid her portfolio", "Gwen")]
+    );
+}
+
+#[test]
+fn thanks_by_name_at_the_end_names_both_voices() {
+    let lines = script(&[
+        ("Speaker 1", "Can you ask facilities for the final floor plan?"),
+        ("Speaker 2", "Yes, I'll ask them tomorrow morning."),
+        ("Speaker 2", "Thanks, Grace."),
+        ("Speaker 1", "Thanks, Hugo, talk soon."),
+    ]);
+    let context = with_attendees(&[]);
+    assert_eq!(
+        speaker_names(&lines, &context),
+        named(&[("Speaker 1", "Grace"), ("Speaker 2", "Hugo")])
+    );
+}
+
+#[test]
+fn conflicting_evidence_names_nobody() {
+    let context = with_attendees(&["Dana", "Erin"]);
+    // Both voices say they are Dana: neither is named, and elimination cannot decide.
+    let twice = script(&[("Speaker 1", "Hi, I'm Dana."), ("Speaker 2", "Hello, I'm Dana.")]);
+    assert_eq!(speaker_names(&twice, &context), named(&[]));
+    // A voice that calls Dana by name is not Dana, whatever it said before.
+    let denied = script(&[
+        ("Speaker 1", "This is Dana."),
+        ("Speaker 1", "Dana, can you send the deck?"),
+        ("Speaker 2", "Okay."),
+    ]);
+    assert_eq!(speaker_names(&denied, &context), named(&[("Speaker 2", "Dana")]));
+}
+
+#[test]
+fn elimination_needs_as_many_voices_as_attendees() {
+    let lines = script(&[
+        ("Speaker 1", "Hi, it's Lena. Have you seen the travel budget?"),
+        ("Speaker 2", "Yes, we're over by about ten percent."),
+    ]);
+    let two = with_attendees(&["Lena", "Marco"]);
+    assert_eq!(
+        speaker_names(&lines, &two),
+        named(&[("Speaker 1", "Lena"), ("Speaker 2", "Marco")])
+    );
+    let three = with_attendees(&["Lena", "Marco", "Nils"]);
+    assert_eq!(speaker_names(&lines, &three), named(&[("Speaker 1", "Lena")]));
+}
+
+#[test]
+fn named_labels_and_them_are_never_renamed() {
+    let context = with_attendees(&["Dana", "Erin"]);
+    let lines = script(&[("Them", "Hi, I'm Erin."), ("Dana", "Hi Erin."), ("Speaker 2", "Okay.")]);
+    assert_eq!(speaker_names(&lines, &context), named(&[]));
 }
