@@ -24,8 +24,8 @@ use crate::addressee::{accepted_offer, answerer, from_asker, without_listener, G
 use crate::owners::{Names, CLAUSE_OPENERS};
 use crate::speakers::named;
 use crate::task::{
-    clause_end, is_concrete, is_personal, is_vague, leading_deadline, skip_lead_ins, starts_with,
-    stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
+    clause_end, is_concrete, is_personal, is_task_verb, is_vague, leading_deadline, skip_lead_ins,
+    starts_with, stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
 };
 use crate::text::{deadline_start, is_calendar_word, is_stopword, listed, tokens, words, Token};
 use crate::transcript::Sentence;
@@ -115,9 +115,14 @@ pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, 
             } else {
                 without_listener(&item.text)
             };
-            // The one asking is never the one asked, whatever the name seemed to say.
+            // The one asking is never the one asked, whatever the name seemed to say
+            // (under "Them" one voice may ask and another answer).
             let owner = match item.owner {
-                Owner::Named(name) if item.request && name.eq_ignore_ascii_case(asker) => {
+                Owner::Named(name)
+                    if item.request
+                        && name.eq_ignore_ascii_case(asker)
+                        && !is_many_voices(asker) =>
+                {
                     Owner::OtherParty
                 }
                 owner => owner,
@@ -153,8 +158,10 @@ fn receives(said: &[String]) -> bool {
 /// "Could you draft an agenda?" — "Sure, I'll draft it by Monday.": the
 /// request of another speaker just before is this speaker's, with the
 /// deadline they gave. A commitment that says more than its pronoun ("test
-/// it on a copy of production") is a task of its own too; one that says
-/// nothing more and answers no request ("send it after this call") is not.
+/// it on a copy of production") is a task of its own too, and so is one that
+/// answers no request with a task verb and a date ("bring them on Saturday");
+/// one that says nothing more and answers no request ("send it after this
+/// call") is not.
 fn accept(found: &mut Vec<Found>, sentences: &[Sentence], index: usize, text: &str) {
     let speaker = &sentences[index].speaker;
     let tokens = tokens(text);
@@ -165,27 +172,52 @@ fn accept(found: &mut Vec<Found>, sentences: &[Sentence], index: usize, text: &s
         .filter(|w| !is_stopword(w) && !is_calendar_word(w))
         .count()
         >= 2;
-    let answered = found.iter_mut().rev().find(|item| {
-        item.request
-            && index - item.sentence <= ANSWER_REACH
-            && sentences[item.sentence].speaker != *speaker
-    });
+    let dated = deadline_at.filter(|&at| norms[at..].iter().any(|w| is_date(w)));
+    let answered = answered_request(found, sentences, index);
+    let is_answer = answered.is_some();
     if let Some(request) = answered {
-        request.owner = Owner::Named(speaker.clone());
+        if !is_many_voices(speaker) || request.owner == Owner::OtherParty {
+            request.owner = Owner::Named(speaker.clone());
+        }
         let request_norms = words(&request.text);
         let request_norms: Vec<&str> = request_norms.iter().map(String::as_str).collect();
-        let dated = deadline_at.is_some_and(|at| norms[at..].iter().any(|w| is_date(w)));
-        if let (false, true, Some(at), None) =
-            (says_more, dated, deadline_at, deadline_start(&request_norms))
-        {
+        if let (false, Some(at), None) = (says_more, dated, deadline_start(&request_norms)) {
             let deadline: Vec<&str> = tokens[at..].iter().map(|t| t.raw.as_str()).collect();
             request.text = format!("{} {}", request.text, deadline.join(" "));
         }
     }
-    if says_more {
+    // "I have the samples. I'll bring them on Saturday": no request, but a task with a date.
+    let dated_task = dated.is_some() && listed_verb(&norms);
+    if says_more || (!is_answer && dated_task) {
         let text = text.to_owned();
         found.push(Found { sentence: index, text, owner: Owner::Speaker, request: false });
     }
+}
+
+/// The request a pronoun commitment in sentence `index` answers: the latest within
+/// reach put by another voice. Under "Them" the voices are not told apart, so any
+/// earlier request may be the one answered.
+fn answered_request<'f>(
+    found: &'f mut [Found],
+    sentences: &[Sentence],
+    index: usize,
+) -> Option<&'f mut Found> {
+    let speaker = &sentences[index].speaker;
+    let many = is_many_voices(speaker);
+    found.iter_mut().rev().find(|item| {
+        let other = sentences[item.sentence].speaker != *speaker || (many && item.sentence < index);
+        item.request && index - item.sentence <= ANSWER_REACH && other
+    })
+}
+
+/// Whether a label stands for several voices not told apart ("Them").
+fn is_many_voices(label: &str) -> bool {
+    label.trim().eq_ignore_ascii_case("them")
+}
+
+/// Whether a commitment's verb names a task on its own ("bring", not "do").
+fn listed_verb(norms: &[&str]) -> bool {
+    norms.first().is_some_and(|verb| is_task_verb(verb))
 }
 
 /// A word that dates a deadline ("Monday", "tomorrow", "week"), unlike "after

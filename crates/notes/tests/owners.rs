@@ -179,3 +179,38 @@ fn named_labels_and_them_are_never_renamed() {
     let lines = script(&[("Them", "Hi, I'm Erin."), ("Dana", "Hi Erin."), ("Speaker 2", "Okay.")]);
     assert_eq!(speaker_names(&lines, &context), named(&[]));
 }
+
+#[test]
+fn a_dated_commitment_with_a_pronoun_is_a_task_when_it_answers_no_request() {
+    let context = with_attendees(&["Hana", "Ilja"]);
+    let lines = script(&[
+        ("Hana", "I have the tile samples. I'll bring them on Saturday."),
+        ("Ilja", "Great, see you then."),
+    ]);
+    assert_eq!(pairs(&action_items(&lines, &context)), [("Bring them on Saturday", "Hana")]);
+    let after_request = script(&[
+        ("Rafael", "Pia, can you proofread the newsletter? I'll schedule it for Thursday."),
+        ("Pia", "Sure."),
+    ]);
+    assert_eq!(
+        pairs(&action_items(&after_request, &context)),
+        [("Proofread the newsletter", "Pia"), ("Schedule it for Thursday", "Rafael")]
+    );
+}
+
+#[test]
+fn under_them_a_pronoun_answer_gives_the_request_its_owner_not_a_second_item() {
+    let lines = script(&[
+        ("Them", "Could you draft an agenda for the webinar?"),
+        ("Them", "Sure, I'll draft it by Monday."),
+        ("Them", "Lars, can you check the payment terms?"),
+        ("Them", "I'll ask them today."),
+    ]);
+    assert_eq!(
+        pairs(&action_items(&lines, &with_attendees(&["Lars"]))),
+        [
+            ("Draft an agenda for the webinar by Monday", "Them"),
+            ("Check the payment terms today", "Lars")
+        ]
+    );
+}
