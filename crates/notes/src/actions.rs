@@ -8,7 +8,8 @@
 //!   one they were put to (`addressee`), and are worded from that side ("send me …"
 //!   asked by Dana is "Send Dana …");
 //! - offers the other side accepts ("Should I book a room?" — "Yes, please.") are owned
-//!   by the one who offered;
+//!   by the one who offered, and an open task someone takes ("We need someone to design
+//!   the booth." — "I'll take that.") by the one who took it;
 //! - "<Name> will …" is owned by that person; after "action item:" or "todo:" any
 //!   capitalised name counts, and "action item for Carol:" names the owner outright;
 //! - team proposals ("let's", "we need to") are owned by "Everyone" unless they hand
@@ -20,7 +21,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::addressee::{accepted_offer, answerer, from_asker, without_listener, GIVING};
+use crate::addressee::{
+    accepted_offer, answerer, from_asker, volunteered, without_listener, GIVING,
+};
 use crate::owners::{Names, CLAUSE_OPENERS};
 use crate::speakers::named;
 use crate::task::{
@@ -93,6 +96,9 @@ pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, 
         let offer = index.checked_sub(1).and_then(|before| accepted_offer(sentences, before));
         if let Some(text) = offer.filter(|offer| !restated(offer, &items)) {
             found.push(Found { sentence: index - 1, text, owner: Owner::Speaker, request: false });
+        }
+        if let Some(text) = volunteered(sentences, index) {
+            found.push(Found { sentence: index, text, owner: Owner::Speaker, request: false });
         }
         for (text, owner, kind) in items {
             if kind == Kind::FirstPerson && owner == Owner::Speaker && refers_back(&text) {

@@ -214,3 +214,25 @@ fn under_them_a_pronoun_answer_gives_the_request_its_owner_not_a_second_item() {
         ]
     );
 }
+
+#[test]
+fn an_open_task_is_owned_by_the_one_who_takes_it() {
+    let context = with_attendees(&["Nadia", "Oscar"]);
+    for (asker, taker, owner) in [
+        ("Nadia", "Oscar", "Oscar"),
+        ("Speaker 1", "Speaker 2", "Speaker 2"),
+        ("Them", "Them", "Them"),
+    ] {
+        let lines = script(&[
+            (asker, "We need someone to design the booth for the conference."),
+            (taker, "Sure, I'll take that."),
+        ]);
+        assert_eq!(
+            pairs(&action_items(&lines, &context)),
+            [("Design the booth for the conference", owner)],
+            "{asker}"
+        );
+    }
+    let nobody = script(&[("Nadia", "We need someone to design the booth."), ("Oscar", "Hmm.")]);
+    assert_eq!(pairs(&action_items(&nobody, &context)), []);
+}
