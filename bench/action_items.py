@@ -160,7 +160,8 @@ def score(meetings, found, held_out, show, which="all"):
     owner = owners / matched if matched else 0.0
     name = "held out" if held_out else "tuned on"
     count = sum(m["held_out"] == held_out and in_set(m, which) for m in meetings)
-    print(f"| {name} | {count} | {expected_total} | {found_total} | {precision:.2f} | {recall:.2f} | {owner:.2f} |")
+    print(f"| {name} | {count} | {expected_total} | {found_total} | {matched} | {precision:.2f} | {recall:.2f} "
+          f"| {owners}/{matched} = {owner:.2f} |")
 
 
 def main():
@@ -178,8 +179,8 @@ def main():
     else:
         mode = next((m for m in ("--them", "--anonymous") if m in sys.argv), None)
         found = found_items(mode)
-    print("| part | meetings | expected | found | precision | recall | right owner |")
-    print("|---|---|---|---|---|---|---|")
+    print("| part | meetings | expected | found | matched | precision | recall | right owner |")
+    print("|---|---|---|---|---|---|---|---|")
     for held_out in (False, True):
         score(meetings, found, held_out, show, which)
 
