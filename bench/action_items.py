@@ -16,10 +16,15 @@ espeak-ng people (one voice and pitch each) into one file, imported into a real
 "Speaker N" is named after the person who really spoke most of its lines (as
 the person would, listening); the meeting's action items are then scored.
 --them scores the same text with every line spoken by "Them" (the other side
-as one speaker: no speaker model).
+as one speaker: no speaker model). --anonymous labels each person's lines
+"Speaker N" in the order they first speak (what diarization gives an import
+before anyone names the voices), with the meeting's people as its attendees (as
+a record card gives them); owners are still scored against the real names.
 --set old scores only the meetings of issue 18, --set new only those added
-with the built-in engine rework (they carry `added`); the default is all.
-Usage: bench/action_items.py [--show] [--set all|old|new] [--them | --through-service [--binary PATH] [--model GGML]]"""
+later (they carry `added`), --set DATE only those added on that day
+(2026-11-27: the built-in engine rework; 2026-11-28: owners, issue 34); the
+default is all.
+Usage: bench/action_items.py [--show] [--set all|old|new|DATE] [--them | --anonymous | --through-service [--binary PATH] [--model GGML]]"""
 import json, os, re, subprocess, sys, tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -113,15 +118,18 @@ def name_like_a_person(api, meeting_id, truth):
         api.call("PATCH", f"/ui/meetings/{meeting_id}/speakers", names)
 
 
-def found_items(them):
-    extra = ["--them"] if them else []
+def found_items(mode):
+    extra = [mode] if mode else []
     out = subprocess.run(["cargo", "run", "-q", "-p", "recorder-notes", "--example", "action_items", FIXTURES, *extra],
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
 def in_set(meeting, which):
-    """Whether a meeting belongs to the set scored: all, old (issue 18) or new (added later)."""
+    """Whether a meeting belongs to the set scored: all, old (issue 18), new (added
+    later) or those added on one day."""
+    if which not in ("all", "old", "new"):
+        return meeting.get("added") == which
     return which == "all" or ("added" in meeting) == (which == "new")
 
 
@@ -152,14 +160,15 @@ def score(meetings, found, held_out, show, which="all"):
     owner = owners / matched if matched else 0.0
     name = "held out" if held_out else "tuned on"
     count = sum(m["held_out"] == held_out and in_set(m, which) for m in meetings)
-    print(f"| {name} | {count} | {expected_total} | {found_total} | {precision:.2f} | {recall:.2f} | {owner:.2f} |")
+    print(f"| {name} | {count} | {expected_total} | {found_total} | {matched} | {precision:.2f} | {recall:.2f} "
+          f"| {owners}/{matched} = {owner:.2f} |")
 
 
 def main():
     show = "--show" in sys.argv
     which = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv else "all"
-    if which not in ("all", "old", "new"):
-        sys.exit("--set takes all, old or new")
+    if which not in ("all", "old", "new") and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", which):
+        sys.exit("--set takes all, old, new or a date")
     meetings = json.load(open(FIXTURES))["meetings"]
     if "--through-service" in sys.argv:
         binary = sys.argv[sys.argv.index("--binary") + 1] if "--binary" in sys.argv else \
@@ -168,9 +177,10 @@ def main():
             f"{MODELS}/ggml-tiny.en-q8_0.bin"
         found = through_service(meetings, binary, model)
     else:
-        found = found_items("--them" in sys.argv)
-    print("| part | meetings | expected | found | precision | recall | right owner |")
-    print("|---|---|---|---|---|---|---|")
+        mode = next((m for m in ("--them", "--anonymous") if m in sys.argv), None)
+        found = found_items(mode)
+    print("| part | meetings | expected | found | matched | precision | recall | right owner |")
+    print("|---|---|---|---|---|---|---|---|")
     for held_out in (False, True):
         score(meetings, found, held_out, show, which)
 

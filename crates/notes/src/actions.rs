@@ -8,7 +8,8 @@
 //!   one they were put to (`addressee`), and are worded from that side ("send me …"
 //!   asked by Dana is "Send Dana …");
 //! - offers the other side accepts ("Should I book a room?" — "Yes, please.") are owned
-//!   by the one who offered;
+//!   by the one who offered, and an open task someone takes ("We need someone to design
+//!   the booth." — "I'll take that.") by the one who took it;
 //! - "<Name> will …" is owned by that person; after "action item:" or "todo:" any
 //!   capitalised name counts, and "action item for Carol:" names the owner outright;
 //! - team proposals ("let's", "we need to") are owned by "Everyone" unless they hand
@@ -20,13 +21,16 @@
 
 use std::collections::BTreeSet;
 
-use crate::addressee::{accepted_offer, answerer, from_asker, without_listener};
-use crate::owners::{Names, CLAUSE_OPENERS};
-use crate::task::{
-    clause_end, is_concrete, is_personal, is_vague, leading_deadline, skip_lead_ins, starts_with,
-    stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
+use crate::addressee::{
+    accepted_offer, answerer, from_asker, volunteered, without_listener, GIVING,
 };
-use crate::text::{deadline_start, is_calendar_word, is_stopword, tokens, words, Token};
+use crate::owners::{Names, CLAUSE_OPENERS};
+use crate::speakers::named;
+use crate::task::{
+    clause_end, is_concrete, is_personal, is_task_verb, is_vague, leading_deadline, skip_lead_ins,
+    starts_with, stopped, trim_trailing, wording, FIRST_PERSON_STOPS, REQUEST_STOPS, TEAM_STOPS,
+};
+use crate::text::{deadline_start, is_calendar_word, is_stopword, listed, tokens, words, Token};
 use crate::transcript::Sentence;
 use crate::triggers::{
     weak, Pattern, DESCRIBING, FIRST_PERSON, HANDOVER, MARKERS, NAMED, NAMED_AFTER_MARKER,
@@ -62,6 +66,9 @@ struct Hit {
 /// Object pronouns that make a commitment point back at something said before
 /// ("I'll draft it by Monday").
 const BACK_REFERENCES: &[&str] = &["it", "them", "that", "this", "one", "those", "these"];
+/// Words that open the thing given after a receiver ("send them *the* report").
+const DETERMINERS: &str = "the a an our my your their his her its this that these those some \
+    all both every each any another";
 /// How many sentences back an acceptance looks for the request it answers.
 const ANSWER_REACH: usize = 3;
 
@@ -80,6 +87,8 @@ pub(crate) fn find(sentences: &[Sentence], context: &Context) -> Vec<ActionItemD
 
 /// Action items with the index of the sentence each was said in.
 pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, ActionItemDraft)> {
+    // "Speaker 2" owns nothing a person can act on when the conversation says who it is.
+    let sentences = &named(sentences, context);
     let names = Names::new(sentences, context);
     let mut found: Vec<Found> = Vec::new();
     for (index, sentence) in sentences.iter().enumerate() {
@@ -87,6 +96,9 @@ pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, 
         let offer = index.checked_sub(1).and_then(|before| accepted_offer(sentences, before));
         if let Some(text) = offer.filter(|offer| !restated(offer, &items)) {
             found.push(Found { sentence: index - 1, text, owner: Owner::Speaker, request: false });
+        }
+        if let Some(text) = volunteered(sentences, index) {
+            found.push(Found { sentence: index, text, owner: Owner::Speaker, request: false });
         }
         for (text, owner, kind) in items {
             if kind == Kind::FirstPerson && owner == Owner::Speaker && refers_back(&text) {
@@ -109,9 +121,14 @@ pub(crate) fn find_at(sentences: &[Sentence], context: &Context) -> Vec<(usize, 
             } else {
                 without_listener(&item.text)
             };
-            // The one asking is never the one asked, whatever the name seemed to say.
+            // The one asking is never the one asked, whatever the name seemed to say
+            // (under "Them" one voice may ask and another answer).
             let owner = match item.owner {
-                Owner::Named(name) if item.request && name.eq_ignore_ascii_case(asker) => {
+                Owner::Named(name)
+                    if item.request
+                        && name.eq_ignore_ascii_case(asker)
+                        && !is_many_voices(asker) =>
+                {
                     Owner::OtherParty
                 }
                 owner => owner,
@@ -128,16 +145,29 @@ fn restated(offer: &str, items: &[(String, Owner, Kind)]) -> bool {
     items.iter().any(|(text, _, _)| words(text).first() == verb.as_ref())
 }
 
-/// "Draft it by Monday": a task whose object is a pronoun.
+/// "Draft it by Monday": a task whose object is a pronoun. In "send them the
+/// report" the pronoun is who receives it and the report is the task's object.
 fn refers_back(text: &str) -> bool {
-    words(text).get(1).is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
+    let said = words(text);
+    let pronoun = said.get(1).is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()));
+    pronoun && !receives(&said)
+}
+
+/// Whether the pronoun after a giving verb is the one who receives what follows
+/// it ("send them the report", "give them a call"), not the thing given.
+fn receives(said: &[String]) -> bool {
+    let giving = said.first().is_some_and(|verb| listed(GIVING, verb));
+    let object = said.get(2).is_some_and(|w| listed(DETERMINERS, w));
+    giving && said[1] == "them" && object
 }
 
 /// "Could you draft an agenda?" — "Sure, I'll draft it by Monday.": the
 /// request of another speaker just before is this speaker's, with the
 /// deadline they gave. A commitment that says more than its pronoun ("test
-/// it on a copy of production") is a task of its own too; one that says
-/// nothing more and answers no request ("send it after this call") is not.
+/// it on a copy of production") is a task of its own too, and so is one that
+/// answers no request with a task verb and a date ("bring them on Saturday");
+/// one that says nothing more and answers no request ("send it after this
+/// call") is not.
 fn accept(found: &mut Vec<Found>, sentences: &[Sentence], index: usize, text: &str) {
     let speaker = &sentences[index].speaker;
     let tokens = tokens(text);
@@ -148,27 +178,52 @@ fn accept(found: &mut Vec<Found>, sentences: &[Sentence], index: usize, text: &s
         .filter(|w| !is_stopword(w) && !is_calendar_word(w))
         .count()
         >= 2;
-    let answered = found.iter_mut().rev().find(|item| {
-        item.request
-            && index - item.sentence <= ANSWER_REACH
-            && sentences[item.sentence].speaker != *speaker
-    });
+    let dated = deadline_at.filter(|&at| norms[at..].iter().any(|w| is_date(w)));
+    let answered = answered_request(found, sentences, index);
+    let is_answer = answered.is_some();
     if let Some(request) = answered {
-        request.owner = Owner::Named(speaker.clone());
+        if !is_many_voices(speaker) || request.owner == Owner::OtherParty {
+            request.owner = Owner::Named(speaker.clone());
+        }
         let request_norms = words(&request.text);
         let request_norms: Vec<&str> = request_norms.iter().map(String::as_str).collect();
-        let dated = deadline_at.is_some_and(|at| norms[at..].iter().any(|w| is_date(w)));
-        if let (false, true, Some(at), None) =
-            (says_more, dated, deadline_at, deadline_start(&request_norms))
-        {
+        if let (false, Some(at), None) = (says_more, dated, deadline_start(&request_norms)) {
             let deadline: Vec<&str> = tokens[at..].iter().map(|t| t.raw.as_str()).collect();
             request.text = format!("{} {}", request.text, deadline.join(" "));
         }
     }
-    if says_more {
+    // "I have the samples. I'll bring them on Saturday": no request, but a task with a date.
+    let dated_task = dated.is_some() && listed_verb(&norms);
+    if says_more || (!is_answer && dated_task) {
         let text = text.to_owned();
         found.push(Found { sentence: index, text, owner: Owner::Speaker, request: false });
     }
+}
+
+/// The request a pronoun commitment in sentence `index` answers: the latest within
+/// reach put by another voice. Under "Them" the voices are not told apart, so any
+/// earlier request may be the one answered.
+fn answered_request<'f>(
+    found: &'f mut [Found],
+    sentences: &[Sentence],
+    index: usize,
+) -> Option<&'f mut Found> {
+    let speaker = &sentences[index].speaker;
+    let many = is_many_voices(speaker);
+    found.iter_mut().rev().find(|item| {
+        let other = sentences[item.sentence].speaker != *speaker || (many && item.sentence < index);
+        item.request && index - item.sentence <= ANSWER_REACH && other
+    })
+}
+
+/// Whether a label stands for several voices not told apart ("Them").
+fn is_many_voices(label: &str) -> bool {
+    label.trim().eq_ignore_ascii_case("them")
+}
+
+/// Whether a commitment's verb names a task on its own ("bring", not "do").
+fn listed_verb(norms: &[&str]) -> bool {
+    norms.first().is_some_and(|verb| is_task_verb(verb))
 }
 
 /// A word that dates a deadline ("Monday", "tomorrow", "week"), unlike "after

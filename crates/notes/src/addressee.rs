@@ -1,5 +1,5 @@
-//! Who a request without a name was put to, offers someone accepted, and a request's
-//! wording from the side of the one asked.
+//! Who a request without a name was put to, offers someone accepted, open tasks
+//! someone volunteered for, and a request's wording from the side of the one asked.
 //!
 //! A request is put to the next other speaker who accepts it ("sure", "will do"), else
 //! to the one whose question it answers, else to the next other speaker, else to the
@@ -20,10 +20,21 @@ const ACCEPTS: &str = "sure | yes | yeah | yep | ok | okay | will do | of course
 /// How an offer opens ("Should I book a room?").
 const OFFERS: &str = "should i | shall i | do you want me to | want me to | would you like me \
     to | do you need me to";
+/// How someone takes an open task, said on its own.
+const TAKES: &str = "i'll take that | i'll take it | i'll take this | i can take that | i can \
+    take it | i can do that | i'll do that | i'll do it | i'll handle that | i'll handle it | i \
+    can handle that | i'm on it | leave it with me | i'll take care of it | i'll take care of \
+    that | i'll own that | i'll own it | i'll do this | i can do it";
+/// Words said before taking a task ("Sure, I'll take that").
+const BEFORE_TAKING: &str = "sure yes yeah ok okay so well oh fine alright";
+/// Who an open task is put to, and what follows to open the task.
+const ANYONE: &str = "someone somebody anyone anybody who";
+const OPEN_CUES: &str = "to | needs to | has to | should | must | could | can | will | wants to";
 /// Words skipped before an offer.
 const OPENERS: &str = "so and okay ok also then well";
 /// Verbs after which "me" is the one who receives ("send me the deck").
-const GIVING: &str = "send give show forward email mail bring get pass hand text message buy";
+pub(crate) const GIVING: &str =
+    "send give show forward email mail bring get pass hand text message buy";
 
 /// Whether a sentence opens by accepting what was asked.
 pub(crate) fn accepts(sentence: &Sentence) -> bool {
@@ -61,6 +72,41 @@ pub(crate) fn accepted_offer(sentences: &[Sentence], index: usize) -> Option<Str
         return None;
     }
     wording(&tokens[body..end])
+}
+
+/// The task someone volunteers for: "We need someone to design the booth." — "I'll
+/// take that." → "Design the booth", said within reach before sentence `index` by
+/// another voice (or by "Them", whose voices are not told apart).
+pub(crate) fn volunteered(sentences: &[Sentence], index: usize) -> Option<String> {
+    let taker = &sentences[index];
+    let said = words(&taker.text);
+    let start = said.iter().take_while(|w| listed(BEFORE_TAKING, w)).count();
+    let taken = leading_phrase(TAKES, said[start..].iter().map(String::as_str))?;
+    if start + taken < said.len() {
+        return None;
+    }
+    let many = taker.speaker.trim().eq_ignore_ascii_case("them");
+    sentences[..index]
+        .iter()
+        .rev()
+        .take(REACH)
+        .filter(|s| s.speaker != taker.speaker || many)
+        .find_map(|s| open_task(&s.text))
+}
+
+/// "we need someone to X", "someone has to X", "who can X?", "can somebody X?".
+fn open_task(text: &str) -> Option<String> {
+    let tokens = tokens(text);
+    let norms: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+    let at = norms.iter().position(|w| listed(ANYONE, w))?;
+    let after = &norms[at + 1..];
+    let cue = leading_phrase(OPEN_CUES, after.iter().copied()).or_else(|| {
+        let asked = at.checked_sub(1).is_some_and(|b| listed("can could would will", norms[b]));
+        (asked && norms[at] != "who").then_some(0)
+    })?;
+    let body = skip_lead_ins(&tokens, at + 1 + cue);
+    let end = trim_trailing(&tokens, body, clause_end(&tokens, body, tokens.len()));
+    (end >= body + 2).then(|| wording(&tokens[body..end])).flatten()
 }
 
 /// A commitment's task without the listener it was said to: "send you the summary" →

@@ -8,9 +8,10 @@
 //! sentences (`transcript`), ranked extractively (`scoring`), scanned for noun phrases
 //! (`phrases`) and cut into topics (`topics`), for decisions (`decisions`, written as
 //! statements by `statement`) and for action items (`actions`, with `triggers`, `task`
-//! wording, `owners` and `addressee`). The summary is written from the topics,
-//! decisions and tasks (`outline`); key points are condensed sentences (`points`,
-//! `condense`); everything is written as Markdown (`render`).
+//! wording, `owners`, `addressee`, and `speakers` for the names of anonymous voices).
+//! The summary is written from the topics, decisions and tasks (`outline`); key points
+//! are condensed sentences (`points`, `condense`); everything is written as Markdown
+//! (`render`).
 
 mod actions;
 mod addressee;
@@ -22,6 +23,7 @@ mod phrases;
 mod points;
 mod render;
 mod scoring;
+mod speakers;
 mod statement;
 mod task;
 mod text;
@@ -100,6 +102,14 @@ pub fn generate(kind: NoteKind, lines: &[Line], context: &Context) -> Generated 
 /// The action items of a transcript, in spoken order.
 pub fn action_items(lines: &[Line], context: &Context) -> Vec<ActionItemDraft> {
     actions::find(&transcript::sentences(lines), context)
+}
+
+/// The names the conversation gives anonymous voices ("Speaker 2" → "Dana"): who
+/// introduces themself, who answers when a name is called, who is greeted by name,
+/// and, among the attendees, who is left. Labels it cannot tell are left out; "Them"
+/// and labels that are already names never appear. For suggesting speaker names.
+pub fn speaker_names(lines: &[Line], context: &Context) -> Vec<(String, String)> {
+    speakers::speaker_names(&transcript::sentences(lines), context)
 }
 
 /// Condensed points, or a note on why there are none.

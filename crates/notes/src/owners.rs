@@ -129,7 +129,7 @@ pub(crate) fn is_named_speaker(label: &str) -> bool {
     !generic && !label.trim().is_empty()
 }
 
-fn attendee_words(attendee: &str) -> Vec<String> {
+pub(crate) fn attendee_words(attendee: &str) -> Vec<String> {
     let shown = attendee.split('<').next().unwrap_or_default().trim();
     let shown = if shown.is_empty() { attendee.trim_matches(['<', '>', ' ']) } else { shown };
     let shown = if shown.contains('@') && !shown.contains(' ') {
@@ -216,7 +216,7 @@ impl Names {
 }
 
 /// Whether the word at `at` is used to address someone.
-fn is_vocative(tokens: &[Token], at: usize) -> bool {
+pub(crate) fn is_vocative(tokens: &[Token], at: usize) -> bool {
     let previous = at.checked_sub(1).and_then(|before| tokens.get(before));
     let clause_start = previous
         .is_none_or(|prev| prev.has_comma() || CLAUSE_OPENERS.contains(&prev.norm.as_str()));

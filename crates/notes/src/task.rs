@@ -79,7 +79,7 @@ const TASK_VERBS: &str =
     confirm circle investigate migrate reserve arrange post upload deliver collect gather \
     compile sign approve merge renew cancel notify inform announce outline decide complete \
     clean forward add ask tell talk move reply propose split pick convert increase present \
-    rehearse compare shorten remove rename refund resolve escalate research";
+    rehearse compare shorten remove rename refund resolve escalate research bring";
 /// Verbs that would be discussion in the meeting itself, so not team tasks by themselves.
 const MEETING_VERBS: &str = "review check decide investigate plan outline talk discuss";
 /// Words that make a first-person plan a private one ("go back with my kids").
@@ -180,6 +180,11 @@ pub(crate) fn is_concrete(norms: &[&str], team: bool) -> bool {
         !meeting_verb || norms.get(at).is_some_and(|w| is_deadline_preposition(w))
     });
     task_verb || deadline
+}
+
+/// Whether a word is a verb that names a task on its own ("send", "book", "bring").
+pub(crate) fn is_task_verb(word: &str) -> bool {
+    listed(TASK_VERBS, word)
 }
 
 /// Whether a first-person plan is private or a place to go, not a task ("go back next
