@@ -7,12 +7,15 @@ pass, and the wall time each took. Both passes go through the same chain as
 an import (decode, Silero VAD, whisper.cpp, the words-to-know guard).
 
 Files: bench/out/stt/speech.wav (~10 min, bench/stt/make-audio.sh makes it
-with its script speech.txt) and, with --hour, bench/out/stt/hour.wav.
+with its script speech.txt) and, with --hour, bench/out/stt/hour.wav. With
+--live the first transcript is a live recording instead: speech.wav played
+as the other side (`--sys-file`, real time, the microphone silent), stopped
+when it ends, so the first WER is the live transcript's.
 Models: ggml files in target/test-models (scripts/test-model.sh: tiny.en;
 scripts/multilingual-model.sh: base). Counts are reported, never asserted.
 
 usage: bench/final_pass.py [--binary target/debug/recorder] [--first tiny.en-q8_0]
-                           [--final base-q8_0] [--hour] [--report PATH]
+                           [--final base-q8_0] [--hour | --live] [--report PATH]
 """
 
 import argparse
@@ -68,16 +71,40 @@ def start(args, folder: str):
     env = dict(os.environ, RECORDER_VAD_PATH=str(MODELS / "silero-vad.safetensors"))
     for key in ("RECORDER_DATA_DIR", "RECORDER_MODEL_PATH"):
         env.pop(key, None)
-    service = subprocess.Popen([args.binary, "serve", "--port", "0", "--data-dir", str(data)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    command = [args.binary, "serve", "--port", "0", "--data-dir", str(data)]
+    if args.live:
+        silence = Path(folder) / "mic.wav"
+        subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(silence),
+                        "trim", "0", "5"], check=True)
+        command += ["--mic-file", str(silence), "--sys-file", str(args.live_file)]
+    service = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, text=True)
     port = int(re.search(r":(\d+)", service.stdout.readline()).group(1))
     return service, Api(port, (data / "ui_token").read_text().strip())
+
+
+def audio_seconds(wav: Path) -> float:
+    import wave
+    with wave.open(str(wav)) as audio:
+        return audio.getnframes() / audio.getframerate()
+
+
+def first_transcript(args, api: Api, wav: Path) -> str:
+    """An import, or (--live) a recording of the file played as the other side."""
+    if not args.live:
+        return api.call("POST", "/ui/import", {"path": str(wav), "title": wav.stem})["id"]
+    made = api.call("POST", "/ui/recording/start", {"title": wav.stem})
+    time.sleep(audio_seconds(wav) + 3)
+    api.call("POST", "/ui/recording/stop")
+    return made["id"]
 
 
 def measure(args, api: Api, wav: Path) -> dict:
     reference = normalize(wav.with_suffix(".txt").read_text())
     began = time.monotonic()
-    made = api.call("POST", "/ui/import", {"path": str(wav), "title": wav.stem})
+    made = {"id": first_transcript(args, api, wav)}
+    if args.live:
+        began = time.monotonic()  # the recording has just stopped
     api.wait(made["id"])
     first_s = time.monotonic() - began
     first = wer(reference, normalize(api.text(made["id"])))
@@ -96,11 +123,15 @@ def main() -> None:
     parser.add_argument("--first", default="tiny.en-q8_0")
     parser.add_argument("--final", default="base-q8_0")
     parser.add_argument("--hour", action="store_true")
+    parser.add_argument("--live", action="store_true")
     parser.add_argument("--report", type=Path,
                         default=ROOT / "bench" / "results" / f"final-pass-{datetime.date.today()}.md")
     args = parser.parse_args()
     files = [ROOT / "bench" / "out" / "stt" / "speech.wav"]
-    if args.hour:
+    args.live_file = files[0]
+    if args.live:
+        args.report = args.report.with_name(args.report.stem + "-live.md")
+    if args.hour and not args.live:
         files.append(ROOT / "bench" / "out" / "stt" / "hour.wav")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -116,7 +147,9 @@ def main() -> None:
         f"# The final pass ({datetime.date.today()})",
         "",
         f"`{Path(args.binary).name}` ({args.binary}), {os.cpu_count()} cores; first transcription with "
-        f"`{args.first}` (an import), then `POST /ui/meetings/:id/transcribe {{model: {args.final}}}`.",
+        f"`{args.first}` ({'a live recording, the file played as the other side in real time' if args.live else 'an import'}), "
+        f"then `POST /ui/meetings/:id/transcribe {{model: {args.final}}}`. The first time is "
+        f"{'from the recording stop' if args.live else 'from the import'} to `ready`; the pass's from its request to `ready` (notes included).",
         "",
         f"| file | WER {args.first} | time | WER {args.final} (final pass) | time |",
         "|---|---|---|---|---|",

@@ -318,3 +318,30 @@ async fn a_live_call_keeps_its_live_lines_and_gets_its_speakers_when_it_is_finis
     assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Speaker 1", "Speaker 2"));
     assert!(all.iter().filter(|s| s["channel"] == "mic").all(|s| s["speaker"] == "Ada"), "{all:?}");
 }
+
+#[tokio::test]
+async fn a_meeting_transcribed_again_keeps_the_names_given_to_its_speakers() {
+    let service = start(true);
+    let models = service.data_dir().join("models");
+    std::fs::create_dir_all(&models).expect("models");
+    std::fs::copy(
+        speech::test_models_dir().join("ggml-tiny.en.bin"),
+        models.join("ggml-tiny.en.bin"),
+    )
+    .expect("a second model");
+    let (id, truth) = import_call(&service, "again.wav", &[0, 1], &[0, 1, 0, 1]).await;
+    let renamed = rename(&service, &id, &json!({"Speaker 1": "Dana", "Speaker 2": "Eli"})).await;
+    assert_eq!(renamed.status, 200, "{}", renamed.text);
+    let before = speaker_per_turn(&segments(&service, &id).await, &truth);
+
+    let url = format!("/ui/meetings/{id}/transcribe");
+    let started =
+        person_call(&service, Method::POST, &url, Some(&json!({"model": "tiny.en"}))).await;
+    assert_eq!(started.status, 202, "{}", started.text);
+    wait_ready(&service, &id).await;
+    let after = speaker_per_turn(&segments(&service, &id).await, &truth);
+    assert_eq!(before, ["Dana", "Eli", "Dana", "Eli"], "named before");
+    assert_eq!(after, before, "the new lines keep the names, by time");
+    let listed = speakers(&service, &id).await;
+    assert_eq!(listed["speakers"][0]["label"], "Dana", "{listed}");
+}
