@@ -232,9 +232,23 @@ pub(crate) fn insert_segment_rows(
     meeting: i64,
     segments: &[NewSegment],
 ) -> StoreResult<()> {
-    let mut insert = tx.prepare_cached(
+    insert_rows(
+        tx,
         "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
+        meeting,
+        segments,
+    )
+}
+
+/// Lines into the transcript or a pass's staged lines (`sql`), their text
+/// without search-match sentinels.
+fn insert_rows(
+    tx: &Transaction,
+    sql: &str,
+    meeting: i64,
+    segments: &[NewSegment],
+) -> StoreResult<()> {
+    let mut insert = tx.prepare_cached(sql)?;
     for segment in segments {
         insert.execute(params![
             meeting,
@@ -295,18 +309,11 @@ pub(crate) fn insert_staged_rows(
     meeting: i64,
     segments: &[NewSegment],
 ) -> StoreResult<()> {
-    let mut insert = tx.prepare_cached(
+    insert_rows(
+        tx,
         "INSERT INTO staged_segments (meeting, channel, start_ms, end_ms, text) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for segment in segments {
-        insert.execute(params![
-            meeting,
-            segment.channel.as_str(),
-            segment.start_ms,
-            segment.end_ms,
-            segment.text
-        ])?;
-    }
-    Ok(())
+        meeting,
+        segments,
+    )
 }
