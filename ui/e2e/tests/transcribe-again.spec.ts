@@ -44,7 +44,7 @@ test('a meeting transcribed again with another model spells its names', async ({
   await page.goto(service.url(`/meetings/${id}`));
   await settled(page);
   await expect(page.locator('.meta .language')).toContainText('English');
-  const before = await page.getByRole('list', { name: /transcript/i }).innerText().catch(() => '');
+  const before = (await service.call<string>('GET', `/ui/meetings/${id}/transcript?format=txt`)).text;
 
   await page.getByRole('button', { name: 'Improve the transcript' }).click();
   const dialog = page.getByRole('dialog', { name: 'Improve the transcript' });
@@ -63,10 +63,13 @@ test('a meeting transcribed again with another model spells its names', async ({
   let text = '';
   for (let i = 0; i < 50; i++) {
     text = (await service.call<string>('GET', `/ui/meetings/${id}/transcript?format=txt`)).text;
-    if (NAMES.filter((n) => text.includes(n)).length >= 3) break;
+    if (NAMES.filter((n) => text.includes(n)).length >= 2) break;
     await sleep(200);
   }
-  expect(NAMES.filter((n) => text.includes(n)).length, `${before}\n→\n${text}`).toBeGreaterThanOrEqual(3);
+  // The words given and the other model spell names the first pass did not.
+  const right = (t: string) => NAMES.filter((n) => t.includes(n)).length;
+  expect(right(text), `${before}\n→\n${text}`).toBeGreaterThanOrEqual(2);
+  expect(right(text), `${before}\n→\n${text}`).toBeGreaterThan(right(before));
   // The page shows the new transcript without a reload.
   await expect(page.getByText('Siobhan').first()).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Improve the transcript' })).toBeEnabled();
