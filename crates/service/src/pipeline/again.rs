@@ -21,14 +21,20 @@ pub async fn start_pass(
     model: Option<&str>,
     language: Option<&str>,
 ) -> ApiResult<TranscribeAccepted> {
+    // In the contract's order: the request itself, the meeting, its state,
+    // its audio, then what the computer has (the model).
+    let language = language.map(valid_language).transpose()?;
     let meeting = id.clone();
     let record = state
         .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
         .await?;
-    let chosen = chosen_model(state, model)?;
-    let language = language.map(str::to_owned).or(record.language);
-    let language = chosen_language(state, language.as_deref(), &chosen)?;
+    if record.status != MeetingStatus::Ready {
+        return Err(busy(record.status));
+    }
     let sources = audio_of(state, &id)?;
+    let chosen = chosen_model(state, model)?;
+    let language = language.or(record.language);
+    let language = chosen_language(state, language.as_deref(), &chosen)?;
     // No model named: the pass runs with the one in use when it runs.
     let named = model.map(|_| chosen.name.clone());
     let pass = Pass { model: named, language: Some(language.clone()), staged: true };

@@ -120,7 +120,10 @@ pub fn meeting_id(text: &str) -> ApiResult<MeetingId> {
         (status = 200, body = Meeting),
         (status = 400, body = ErrorBody, description = "Invalid body; the message names the field"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no such meeting; with `language` on a ready meeting, its audio is no longer kept"),
+        (status = 409, body = ErrorBody, description = "meeting_busy: `language` while the meeting is being transcribed or summarised"),
+        (status = 413, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "model_unavailable: `language` on a ready meeting, with no transcription model installed"),
         (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
