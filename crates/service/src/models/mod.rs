@@ -47,12 +47,14 @@ pub fn meeting_setup<'a>(
     meeting_id: &recorder_domain::MeetingId,
 ) -> Result<crate::models::engine::Setup<'a>, SttError> {
     let mut setup = engine_setup(core, config)?;
-    let settings = config.effective_settings();
-    setup.prompt = vocabulary::prompt_for(&core.store, &settings, meeting_id);
+    // A meeting that is gone (deleted meanwhile) gets no words; its job ends
+    // on its own.
+    let Ok(meeting) = core.store.meeting(meeting_id) else { return Ok(setup) };
+    setup.prompt = vocabulary::prompt_of(&core.store, &config.effective_settings(), &meeting);
     // The meeting's own language (pinned when it began, or found by its
     // first transcription) wins over `recording.language`.
-    if let Some(language) = core.store.meeting(meeting_id).ok().and_then(|m| m.language) {
-        setup.language = Some(language).filter(|l| !l.is_empty());
+    if let Some(language) = meeting.language.filter(|l| !l.is_empty()) {
+        setup.language = Some(language);
     }
     Ok(setup)
 }

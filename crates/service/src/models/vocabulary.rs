@@ -24,11 +24,16 @@ pub const MAX_PROMPT_CHARS: usize = 400;
 /// known (or the meeting is gone). Reads the database (a few rows).
 pub fn prompt_for(store: &Store, settings: &Settings, meeting_id: &MeetingId) -> String {
     let Ok(meeting) = store.meeting(meeting_id) else { return String::new() };
+    prompt_of(store, settings, &meeting)
+}
+
+/// The prompt for `meeting`'s transcription, its record already read.
+pub fn prompt_of(store: &Store, settings: &Settings, meeting: &MeetingRecord) -> String {
     let known = store.known_names(meeting.started_at, KNOWN_NAMES).unwrap_or_else(|error| {
         tracing::warn!(%error, "earlier speakers' names could not be read");
         Vec::new()
     });
-    prompt(&Sources { known_names: &known, settings, meeting: &meeting })
+    prompt(&Sources { known_names: &known, settings, meeting })
 }
 
 /// Where a meeting's words come from.
