@@ -2,8 +2,13 @@
 // the library and recording pages and the first-run guide; read again when a
 // model is installed or the settings change.
 import { api } from '../api/client';
-import type { ModelList } from '../api/types';
+import type { ModelEntry, ModelList } from '../api/types';
 import { events } from './events.svelte';
+
+/** The name a model is installed and chosen by: `base.en-q8_0`; a file the person added, its own name. */
+export function modelName(m: ModelEntry): string {
+  return m.quantization && !m.custom ? `${m.name}-${m.quantization}` : m.name;
+}
 
 class TranscriptionModel {
   list = $state<ModelList | null>(null);
