@@ -39,7 +39,8 @@ SCHEMATHESIS=.venv/bin/schemathesis ST_MAX_TIME="${ST_MAX_TIME:-90}" scripts/sch
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
-cargo test --workspace --all-targets --locked 2>&1 | tee "$log"
+# --no-fail-fast: one failing test binary must not hide the ones after it.
+cargo test --workspace --all-targets --locked --no-fail-fast 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 # The gateway end to end: the official MCP client (stdio, Streamable HTTP), our
 # early-A2A client and a2a-sdk against a real service and gateway.
@@ -73,4 +74,8 @@ set -e
 # "  12 passed (40.1s)" / "  1 failed" lines are added in.)
 grep -E '^test result:|^(=+ )?[0-9]+ (passed|failed|skipped|deselected|errors?)\b.* in [0-9.]+s|^ +[0-9]+ (passed|failed)( \([0-9.]+(ms|s|m|h)\))?$' "$log" | awk '{ for (i = 1; i <= NF; i++) { if ($i ~ /^passed[;,]?$/) p += $(i-1); if ($i ~ /^failed[;,]?$/) f += $(i-1) } }
   END { printf "tests: %d passed, %d failed\n", p, f }'
+# And which ones failed, last, where a CI log's tail shows them: cargo's
+# "test x ... FAILED", pytest's "FAILED file::test", Playwright's "  1) [chromium] › …"
+# and the package test's "FAIL …".
+grep -E '^test .* \.\.\. FAILED$|^FAILED |^ +[0-9]+\) .* › |^FAIL ' "$log" | sort -u | sed 's/^/failed: /' || true
 exit "$status"

@@ -34,6 +34,9 @@ async function check() {
   if (!config.token) return becomeUnpaired();
   await ensureAlarm();
   const reply = await health(config);
+  // "Forget pairing" (or a new pairing) while the service was asked: this
+  // answer is about a token that is gone, and must not paint over PAIR.
+  if ((await loadConfig()).token !== config.token) return readStatus();
   if (!reply.ok && reply.kind === 'unauthorized') return becomeUnpaired();
   if (!reply.ok) {
     stopFollowing();

@@ -131,7 +131,7 @@ test('the call ended: the countdown card shows on every page, and "Keep recordin
 
     const ended = await reportEnded(url);
     expect(ended).toMatchObject({ stopping: true, meeting_id: id });
-    for (const p of [page, other]) await expect(callEnded(p)).toBeVisible({ timeout: 2_000 });
+    for (const p of [page, other]) await expect(callEnded(p)).toBeVisible({ timeout: 5_000 });
     const card = callEnded(page);
     await expect(card.getByText(/^The call ended — stopping in \d+ s$/)).toBeVisible();
     const seconds = Number(/stopping in (\d+) s/.exec(await card.innerText())![1]);
@@ -179,7 +179,7 @@ test('the call ended: the recording stops by itself and says why; the meeting mo
     // Let a few seconds be recorded, so there is something to transcribe.
     await sleep(2_000);
     expect((await reportEnded(url)).stopping).toBe(true);
-    await expect(callEnded(page)).toBeVisible({ timeout: 2_000 });
+    await expect(callEnded(page)).toBeVisible({ timeout: 5_000 });
 
     // It stops by itself: the card goes, and each page says why.
     await expect(callEnded(page)).toHaveCount(0, { timeout: 10_000 });
@@ -227,7 +227,7 @@ test('the countdown card: screenshots, axe, and "Stop now" stops at once', async
   await expect.poll(async () => (await health()).active).toBe(true);
   await reportEnded(url);
   const card = callEnded(page);
-  await expect(card).toBeVisible({ timeout: 2_000 });
+  await expect(card).toBeVisible({ timeout: 5_000 });
   // Past a minute the time left reads in minutes and seconds.
   await expect(card.getByRole('heading')).toHaveText(/^The call ended — stopping in (5 min|4 min \d+ s)$/);
   // Both cards show, one above the other; the countdown leaves the focus with the waiting prompt.
