@@ -121,12 +121,6 @@ pub struct MeetingPatch {
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schema(max_items = 200)]
     pub vocabulary: Option<Vec<String>>,
-    /// The language spoken: a code (`en`, `de`, …) or `auto` to detect it.
-    /// While recording it pins the language of the lines to come; on a ready
-    /// meeting it transcribes the meeting again in that language (as `POST
-    /// /v1/meetings/:id/transcribe {language}`); otherwise 409 `meeting_busy`.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
 }
 
 /// An attendee in a PATCH body: only `name`.

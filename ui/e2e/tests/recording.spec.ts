@@ -64,6 +64,13 @@ test('start, live lines and levels, a marker, stop, and the meeting becomes read
     await sleep(100);
   }
   if (!marked) await page.getByRole('button', { name: 'Add marker' }).click();
+  // The language of the lines to come: tiny.en cannot take French, and says so.
+  const language = page.getByLabel('Language');
+  await language.selectOption('fr');
+  await expect(page.getByRole('status').getByText(/English-only/)).toBeVisible();
+  await expect(language).not.toHaveValue('fr');
+  await language.selectOption('en');
+  await expect(page.getByRole('status').getByText('The lines from now on are transcribed in English.')).toBeVisible();
   await expect(finalLines.filter({ hasText: /budget/i })).not.toHaveCount(0);
   await expect(finalLines.filter({ hasText: /march/i })).not.toHaveCount(0);
   await expect(finalLines.filter({ hasText: 'Ada' })).not.toHaveCount(0);

@@ -149,6 +149,8 @@ interface Only {
   '/ui/recording/mute': { post: { reply: S['MuteReply']; body: S['MuteRequest'] } };
   // KeepReply is not among the document's schemas (only /ui serves it): its one field.
   '/ui/recording/keep': { post: { reply: { meeting_id: S['MeetingId'] } } };
+  // Only /ui serves it: pins the language of the recording's lines to come.
+  '/ui/recording/language': { post: { reply: S['Meeting']; body: { language: string } } };
   '/ui/devices/check': { post: { reply: { seconds: number } } };
   '/ui/meetings/{id}/export': { post: { reply: S['ExportReply']; body: S['ExportRequest'] } };
   '/ui/ai/keys': { get: { reply: S['AiKeyList'] } };

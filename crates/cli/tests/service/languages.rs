@@ -84,24 +84,23 @@ async fn a_wrong_language_is_corrected_and_the_meeting_transcribed_again() {
     speak_german(&path);
     let (id, before) = import(&service, &path).await;
     eprintln!("as English: {before}");
+    // PATCH takes only what CONTRACT §4 lists (and `vocabulary`): a language
+    // is corrected by transcribing again.
     let url = service.url(&format!("/v1/meetings/{id}"));
-    let bad = call(
-        reqwest::Method::PATCH,
-        &url,
-        Some(&service.api_token),
-        Some(&json!({"language": "xx"})),
-    )
-    .await;
-    bad.expect_error(400, "invalid_request");
-    let fixed = call(
+    let patched = call(
         reqwest::Method::PATCH,
         &url,
         Some(&service.api_token),
         Some(&json!({"language": "de"})),
     )
     .await;
-    assert_eq!(fixed.status, 200, "{}", fixed.text);
-    assert_eq!(fixed.body["status"], "transcribing", "the correction transcribes it again");
+    patched.expect_error(400, "invalid_request");
+    let again = format!("/v1/meetings/{id}/transcribe");
+    post(&service, &again, &json!({"language": "xx"})).await.expect_error(400, "invalid_request");
+    let fixed = post(&service, &again, &json!({"language": "de"})).await;
+    assert_eq!(fixed.status, 202, "{}", fixed.text);
+    let busy = get(&service, &format!("/v1/meetings/{id}")).await;
+    assert_eq!(busy.body["status"], "transcribing", "the correction transcribes it again");
     let meeting = wait_ready(&service, &id).await;
     let after = get(&service, &format!("/v1/meetings/{id}/transcript?format=txt")).await.text;
     eprintln!("corrected: {after}");
@@ -133,8 +132,20 @@ async fn a_language_pinned_when_recording_starts_is_kept() {
     assert_eq!(started.status, 201, "{}", started.text);
     assert_eq!(started.body["language"], "de", "pinned");
     let id = started.body["id"].as_str().expect("id").to_owned();
+    // The recording page's select pins it again while recording.
+    let pin = |language: &str| json!({ "language": language });
+    let unknown = person(&service, "/ui/recording/language", Some(pin("xx"))).await;
+    unknown.expect_error(400, "invalid_request");
+    let pinned = person(&service, "/ui/recording/language", Some(pin("de"))).await;
+    assert_eq!(pinned.status, 200, "{}", pinned.text);
+    assert_eq!(
+        (pinned.body["id"].as_str(), pinned.body["language"].as_str()),
+        (Some(&*id), Some("de"))
+    );
     tokio::time::sleep(std::time::Duration::from_secs(8)).await;
     assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
+    let after = person(&service, "/ui/recording/language", Some(pin("fr"))).await;
+    after.expect_error(409, "not_recording");
     let meeting = wait_ready(&service, &id).await;
     let text = get(&service, &format!("/v1/meetings/{id}/transcript?format=txt")).await.text;
     eprintln!("pinned: {text}");
@@ -143,4 +154,24 @@ async fn a_language_pinned_when_recording_starts_is_kept() {
     // well than in a file, but in German.
     assert!(german_words(&text) >= 4, "German while recording: {text}");
     assert_eq!(english_words(&text), 0, "not translated: {text}");
+}
+
+#[tokio::test]
+async fn an_english_only_model_is_not_pinned_to_another_language() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mic, sys) = (folder.path().join("mic.wav"), folder.path().join("sys.wav"));
+    speech::speak_padded("Hello.", &mic, 0.5, 20.0);
+    speech::speak_padded("Hi.", &sys, 0.5, 20.0);
+    // tiny.en: German would be written as English words and called German.
+    let service = TestService::start(BIN, crate::recording::recording_options(&mic, &sys, 1.0));
+    let refused = person(&service, "/ui/recording/start", Some(json!({"language": "de"}))).await;
+    refused.expect_error(400, "invalid_request");
+    assert!(refused.text.contains("English-only"), "{}", refused.text);
+    assert_eq!(get(&service, "/v1/health").await.body["recording"]["active"], false);
+    let started = person(&service, "/ui/recording/start", Some(json!({"language": "auto"}))).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    assert_eq!(started.body["language"], "en", "auto is English on an English-only model");
+    let pin = person(&service, "/ui/recording/language", Some(json!({"language": "fr"}))).await;
+    pin.expect_error(400, "invalid_request");
+    assert_eq!(person(&service, "/ui/recording/stop", None).await.status, 200);
 }

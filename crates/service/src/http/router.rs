@@ -143,6 +143,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/recording/pause", post(recording::pause_recording))
         .route("/ui/recording/mute", post(recording::mute))
         .route("/ui/recording/keep", post(recording::keep_recording))
+        .route("/ui/recording/language", post(recording::pin_language))
         .route("/ui/devices/check", post(recording::check_devices))
         .route("/ui/meetings/{id}/export", post(export::export_meeting))
         .route("/ui/ai/keys", get(ai::list_keys))

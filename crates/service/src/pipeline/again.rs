@@ -94,6 +94,23 @@ fn chosen_language(state: &AppState, code: Option<&str>, model: &ActiveModel) ->
         Some(code) => valid_language(code)?,
         None => state.effective_settings().recording.language,
     };
+    fit_for(model, language)
+}
+
+/// A language to pin on a recording (its start, or the recording page's
+/// select): known, and one the model in use can transcribe. Without a model
+/// the language is only checked (starting says what is missing).
+pub fn language_to_pin(state: &AppState, code: &str) -> ApiResult<String> {
+    let language = valid_language(code)?;
+    match crate::models::active_model(&state.core, &state.config) {
+        Ok(model) => fit_for(&model, language),
+        Err(_) => Ok(language),
+    }
+}
+
+/// `language` for `model`: `auto` is English on an English-only model, and
+/// any other language is refused there (it would be written as English).
+fn fit_for(model: &ActiveModel, language: String) -> ApiResult<String> {
     let english_only = model.name.split('-').next().is_some_and(|base| base.ends_with(".en"));
     if english_only && language == "auto" {
         return Ok("en".to_owned());

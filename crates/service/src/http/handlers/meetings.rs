@@ -7,7 +7,7 @@ use recorder_api_types::{
     ActionItem, ActionItemPatch, ErrorBody, ErrorCode, Event, Meeting, MeetingList, MeetingPatch,
     MeetingRef,
 };
-use recorder_domain::{ActionItemId, MeetingId, MeetingStatus};
+use recorder_domain::{ActionItemId, MeetingId};
 use recorder_store::{ListQuery, MeetingChanges};
 
 use crate::base::clock::now_ms;
@@ -120,10 +120,8 @@ pub fn meeting_id(text: &str) -> ApiResult<MeetingId> {
         (status = 200, body = Meeting),
         (status = 400, body = ErrorBody, description = "Invalid body; the message names the field"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody, description = "no such meeting; with `language` on a ready meeting, its audio is no longer kept"),
-        (status = 409, body = ErrorBody, description = "meeting_busy: `language` while the meeting is being transcribed or summarised"),
+        (status = 404, body = ErrorBody),
         (status = 413, body = ErrorBody),
-        (status = 503, body = ErrorBody, description = "model_unavailable: `language` on a ready meeting, with no transcription model installed"),
         (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
     ),
     security(("bearer" = [])))]
@@ -132,13 +130,8 @@ pub async fn patch_meeting(
     Path(id): Path<String>,
     ApiJson(patch): ApiJson<MeetingPatch>,
 ) -> ApiResult<Json<Meeting>> {
-    let language =
-        patch.language.as_deref().map(crate::pipeline::again::valid_language).transpose()?;
-    let mut changes = validate_patch(patch)?;
+    let changes = validate_patch(patch)?;
     let id = meeting_id(&id)?;
-    if let Some(language) = language {
-        changes.language = pinned_or_again(&state, &id, language).await?;
-    }
     let meeting_id = id.clone();
     state
         .db(move |store| {
@@ -149,28 +142,6 @@ pub async fn patch_meeting(
         .await?;
     state.core.events.emit(Event::meeting_changed(id.clone()));
     Ok(Json(full_meeting(&state, id).await?))
-}
-
-/// A language given while recording is pinned for the lines to come
-/// (returned, to be saved); given for a ready meeting it transcribes the
-/// meeting again in it (nothing to save now: the pass sets it when done).
-async fn pinned_or_again(
-    state: &AppState,
-    id: &MeetingId,
-    language: String,
-) -> ApiResult<Option<String>> {
-    let meeting = id.clone();
-    let record = state
-        .db(move |store| store.meeting(&meeting).map_err(|e| ApiError::from_store("meeting", e)))
-        .await?;
-    match record.status {
-        MeetingStatus::Recording => Ok(Some(language)),
-        MeetingStatus::Ready => {
-            crate::pipeline::again::start_pass(state, id.clone(), None, Some(&language)).await?;
-            Ok(None)
-        }
-        busy => Err(crate::pipeline::again::busy(busy)),
-    }
 }
 
 fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {

@@ -14,8 +14,9 @@ use recorder_api_types::{
     RecordingPaused, StartRequest, StopReply,
 };
 use recorder_domain::{MarkerId, MeetingStatus};
-use recorder_store::MarkerRecord;
+use recorder_store::{MarkerRecord, MeetingChanges};
 
+use crate::base::clock::now_ms;
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::extract::{text, ApiJson};
 use crate::recording::context::RecordingContext;
@@ -62,8 +63,11 @@ pub async fn start_recording(
         Some(app) => text("source_app", app, 100)?,
         None => "recorder".to_owned(),
     };
-    let language =
-        request.language.as_deref().map(crate::pipeline::again::valid_language).transpose()?;
+    let language = request
+        .language
+        .as_deref()
+        .map(|code| crate::pipeline::again::language_to_pin(&state, code))
+        .transpose()?;
     let meeting =
         crate::recording::start_recording(&state, source_app, request.title.as_deref(), language)
             .await?;
@@ -158,6 +162,37 @@ pub async fn call_ended(
 pub async fn keep_recording(State(state): State<AppState>) -> ApiResult<Json<KeepReply>> {
     let meeting_id = ending::keep(&RecordingContext::of(&state)).ok_or_else(not_recording)?;
     Ok(Json(KeepReply { meeting_id }))
+}
+
+/// Body of `POST /ui/recording/language`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguagePin {
+    language: String,
+}
+
+/// `POST /ui/recording/language {language}` → the meeting: the language of
+/// the recording's lines from now on (a code, or `auto` to detect it). 400
+/// for a language the models do not know or the model in use cannot
+/// transcribe (English-only), 409 `not_recording`. (A finished
+/// meeting is corrected by transcribing it again.)
+pub async fn pin_language(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<LanguagePin>,
+) -> ApiResult<Json<Meeting>> {
+    let language = crate::pipeline::again::language_to_pin(&state, &request.language)?;
+    let meeting_id = state.work.recorder.current().ok_or_else(not_recording)?.meeting_id;
+    let changes = MeetingChanges { language: Some(language), ..MeetingChanges::default() };
+    let id = meeting_id.clone();
+    state
+        .db(move |store| {
+            store
+                .update_meeting(&id, &changes, now_ms())
+                .map_err(|e| ApiError::from_store("meeting", e))
+        })
+        .await?;
+    state.core.events.emit(Event::meeting_changed(meeting_id.clone()));
+    Ok(Json(super::meetings::full_meeting(&state, meeting_id).await?))
 }
 
 /// `POST /ui/devices/check` → 202 `{seconds}`: the microphone and speakers
