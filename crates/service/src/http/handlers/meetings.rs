@@ -131,7 +131,16 @@ pub async fn patch_meeting(
     ApiJson(patch): ApiJson<MeetingPatch>,
 ) -> ApiResult<Json<Meeting>> {
     let changes = validate_patch(patch)?;
-    let id = meeting_id(&id)?;
+    Ok(Json(change_meeting(&state, meeting_id(&id)?, changes).await?))
+}
+
+/// Saves validated changes, tells the open pages (`meeting.changed`) and
+/// returns the meeting as it now is.
+pub async fn change_meeting(
+    state: &AppState,
+    id: MeetingId,
+    changes: MeetingChanges,
+) -> ApiResult<Meeting> {
     let meeting_id = id.clone();
     state
         .db(move |store| {
@@ -141,7 +150,7 @@ pub async fn patch_meeting(
         })
         .await?;
     state.core.events.emit(Event::meeting_changed(id.clone()));
-    Ok(Json(full_meeting(&state, id).await?))
+    full_meeting(state, id).await
 }
 
 fn validate_patch(patch: MeetingPatch) -> ApiResult<MeetingChanges> {

@@ -16,7 +16,6 @@ use recorder_api_types::{
 use recorder_domain::{MarkerId, MeetingStatus};
 use recorder_store::{MarkerRecord, MeetingChanges};
 
-use crate::base::clock::now_ms;
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::extract::{text, ApiJson};
 use crate::recording::context::RecordingContext;
@@ -183,16 +182,7 @@ pub async fn pin_language(
     let language = crate::pipeline::again::language_to_pin(&state, &request.language)?;
     let meeting_id = state.work.recorder.current().ok_or_else(not_recording)?.meeting_id;
     let changes = MeetingChanges { language: Some(language), ..MeetingChanges::default() };
-    let id = meeting_id.clone();
-    state
-        .db(move |store| {
-            store
-                .update_meeting(&id, &changes, now_ms())
-                .map_err(|e| ApiError::from_store("meeting", e))
-        })
-        .await?;
-    state.core.events.emit(Event::meeting_changed(meeting_id.clone()));
-    Ok(Json(super::meetings::full_meeting(&state, meeting_id).await?))
+    Ok(Json(super::meetings::change_meeting(&state, meeting_id, changes).await?))
 }
 
 /// `POST /ui/devices/check` → 202 `{seconds}`: the microphone and speakers
