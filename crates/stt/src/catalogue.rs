@@ -242,6 +242,28 @@ pub fn file_id(file_name: &str) -> Option<&str> {
     file_name.strip_prefix("ggml-")?.strip_suffix(".bin").filter(|id| !id.is_empty())
 }
 
+/// Whether a model id names an English-only model: a catalogue name
+/// (`base.en`), an installed one (`base.en-q8_0`) or a file's own id
+/// (`distil-small.en-q5_1`). Its name, less a quantization suffix, ends in
+/// `.en`.
+pub fn is_english_only(id: &str) -> bool {
+    let name = match id.rsplit_once('-') {
+        Some((name, suffix)) if is_quantization_suffix(suffix) => name,
+        _ => id,
+    };
+    name.ends_with(".en")
+}
+
+/// `f16`, `f32`, or `q` and a digit (`q8_0`, `q5_1`, `q4_k`: whisper.cpp
+/// quantizes to more kinds than the catalogue ships).
+fn is_quantization_suffix(suffix: &str) -> bool {
+    let suffix = suffix.to_ascii_lowercase();
+    matches!(suffix.as_str(), "f16" | "f32")
+        || suffix
+            .strip_prefix('q')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Whether `name` can be a model name and part of a file name: 1 to 100 of
 /// `A-Z a-z 0-9 . _ -`, not starting with `.` or `-`.
 pub fn is_valid_name(name: &str) -> bool {
@@ -338,6 +360,20 @@ mod tests {
         assert_eq!(files.len(), entries().len(), "no file twice");
         for name in ["tiny", "base.en", "medium", "large-v1", "large-v2", "large-v3-turbo"] {
             assert!(find(name, Some(Quantization::F16)).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn english_only_is_read_from_the_name_less_its_quantization() {
+        for id in
+            ["tiny.en", "base.en-q8_0", "small.en-f16", "distil-small.en-q5_1", "medium.en-q4_k"]
+        {
+            assert!(is_english_only(id), "{id}");
+        }
+        for id in
+            ["base", "base-q8_0", "large-v3-turbo", "large-v3-q5_0", "my.en-model", "tiny.english"]
+        {
+            assert!(!is_english_only(id), "{id}");
         }
     }
 

@@ -214,7 +214,7 @@ fn catalogue_entry(entry: &CatalogueEntry) -> ModelEntry {
 fn custom_entry(file: &str, size: u64) -> ModelEntry {
     let name = catalogue::file_id(file).unwrap_or(file).to_string();
     ModelEntry {
-        english_only: name.ends_with(".en"),
+        english_only: catalogue::is_english_only(&name),
         name,
         quantization: None,
         file_name: file.to_string(),

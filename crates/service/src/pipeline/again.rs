@@ -111,7 +111,7 @@ pub fn language_to_pin(state: &AppState, code: &str) -> ApiResult<String> {
 /// `language` for `model`: `auto` is English on an English-only model, and
 /// any other language is refused there (it would be written as English).
 fn fit_for(model: &ActiveModel, language: String) -> ApiResult<String> {
-    let english_only = model.name.split('-').next().is_some_and(|base| base.ends_with(".en"));
+    let english_only = recorder_stt::catalogue::is_english_only(&model.name);
     if english_only && language == "auto" {
         return Ok("en".to_owned());
     }
