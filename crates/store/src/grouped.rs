@@ -106,7 +106,7 @@ struct Lines {
 
 impl Lines {
     fn of(db: &Connection, query: &Query) -> StoreResult<Lines> {
-        let (table, every) = transcript_index(db, query, " ")?;
+        let (table, every) = transcript_index(db, query, " AND ")?;
         let any = match query.terms() {
             1 => None,
             _ => Some(transcript_index(db, query, " OR ")?.1),

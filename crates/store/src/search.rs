@@ -93,7 +93,8 @@ impl Query {
     /// have their own prefix index) replaced by the words they stand for, read
     /// from the vocabulary of `meeting_words`: FTS5 then walks each word's list
     /// newest first and stops at the limit instead of merging every list.
-    /// `joiner` is `" "` (every term) or `" OR "` (any term).
+    /// `joiner` is `" AND "` (every term: FTS5 has no implicit AND after a
+    /// parenthesised group) or `" OR "` (any term).
     pub(crate) fn expanded(&self, db: &Connection, joiner: &str) -> StoreResult<String> {
         let mut parts = Vec::with_capacity(self.terms.len());
         for term in &self.terms {
@@ -191,7 +192,7 @@ impl crate::Store {
             return Ok(Vec::new());
         };
         self.read(|db| {
-            let (table, expression) = transcript_index(db, &query, " ")?;
+            let (table, expression) = transcript_index(db, &query, " AND ")?;
             let mut hits = segment_hits(db, table, &expression, Scope::Newest, limit)?;
             hits.extend(note_hits(db, &query.expression(), limit)?);
             hits.sort_by(|a, b| {

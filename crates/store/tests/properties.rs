@@ -106,3 +106,16 @@ proptest! {
         }
     }
 }
+
+/// Found by the property above: a long prefix the vocabulary expands to a
+/// group, then another word ("budget* report") was an FTS5 syntax error.
+#[test]
+fn an_expanded_prefix_and_another_word_find_the_line() {
+    let (_folder, store) = store_with_text();
+    for text in ["budget* report", "report budget*", "budg* report friday", "Near* end"] {
+        let hits = store.search(text, 20).expect(text);
+        assert_eq!(hits.len(), 1, "{text:?} → {:?} → {hits:?}", fts_query(text));
+        let grouped = store.search_meetings(text, 20, 3, None).expect(text);
+        assert_eq!(grouped.meetings.len(), 1, "grouped {text:?}");
+    }
+}
