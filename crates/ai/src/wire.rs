@@ -174,17 +174,25 @@ pub(crate) struct Server<'a> {
     verdict: Verdict,
     dialect: Dialect,
     endpoint: Url,
+    /// The ledger's purpose of every request (`notes`, `ask`).
+    purpose: &'static str,
 }
 
 impl<'a> Server<'a> {
     pub(crate) fn new(egress: &'a Egress, config: &'a ProviderConfig, verdict: Verdict) -> Self {
         let dialect = Dialect::of(config);
         let endpoint = dialect.endpoint(&config.base_url);
-        Server { egress, config, verdict, dialect, endpoint }
+        Server { egress, config, verdict, dialect, endpoint, purpose: "notes" }
+    }
+
+    /// The same server, its requests recorded for another purpose.
+    pub(crate) fn for_purpose(mut self, purpose: &'static str) -> Self {
+        self.purpose = purpose;
+        self
     }
 
     fn request(&self, chat: &Chat) -> OutboundRequest {
-        let mut request = OutboundRequest::new(Method::POST, self.endpoint.clone(), "notes");
+        let mut request = OutboundRequest::new(Method::POST, self.endpoint.clone(), self.purpose);
         request.body = self.dialect.body(self.config.model_name(), chat).to_string().into_bytes();
         request.timeout =
             if self.config.kind == ProviderKind::Local { LOCAL_TIMEOUT } else { CLOUD_TIMEOUT };

@@ -60,3 +60,53 @@ pub struct MeetingMatches {
     /// some of the words; each in the meeting's order.
     pub results: Vec<SearchResult>,
 }
+
+/// `mode` of the searches: by words (the default), by meaning (the embedding
+/// model), or both rankings fused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    Words,
+    Meaning,
+    Both,
+}
+
+/// `POST /v1/ask`: a question about the meetings (all, one, or those that
+/// started in `[from, to)`, ms since the epoch).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    /// 1 to 2 000 characters.
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeting_id: Option<MeetingId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i64>,
+}
+
+/// The answer and the lines it comes from; never an answer without them
+/// (when nothing relevant is found, `answer` says so and `citations` is empty).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AskAnswer {
+    pub answer: String,
+    pub citations: Vec<Citation>,
+    /// Who wrote the answer: `builtin` (the sentences themselves), `local`,
+    /// `anthropic` or `openai_compatible`.
+    pub provider: String,
+    /// Why the built-in engine answered instead of the chosen provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
+}
+
+/// A line (or passage) an answer comes from; opens the meeting at `start_ms`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Citation {
+    pub meeting_id: MeetingId,
+    pub title: String,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub speaker: String,
+    pub text: String,
+}

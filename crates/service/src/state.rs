@@ -87,6 +87,8 @@ pub struct Models {
     pub speakers: SpeakerModel,
     /// Transcription-model downloads in progress.
     pub downloads: Downloads,
+    /// Search by meaning: the embedding model and the index.
+    pub meaning: crate::meaning::Meaning,
 }
 
 /// The work in progress and what wakes it.

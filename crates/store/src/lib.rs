@@ -12,6 +12,7 @@ mod index;
 mod jobs;
 mod ledger;
 mod matching;
+mod meaning;
 mod meetings;
 mod migrations;
 mod pairings;
@@ -30,6 +31,9 @@ pub use error::{StoreError, StoreResult};
 pub use grouped::{MatchesPage, MeetingMatches, SearchCursor};
 pub use index::IndexProgress;
 pub use jobs::{JobKind, JobRecord, NotesOutcome, Pass, TranscriptionEnd};
+pub use meaning::{
+    EmbeddingSource, NewPassage, PassageContent, PassageRecord, PassageSource, StoredVector,
+};
 pub use meetings::{ListQuery, MeetingChanges, MeetingPage, MeetingRecord};
 pub use migrations::SCHEMA_VERSION;
 pub use pairings::PairingRecord;

@@ -27,6 +27,11 @@ pub fn notes_model() -> PathBuf {
     cached("smollm2-135m-instruct-q4_1.gguf", "scripts/notes-model.sh")
 }
 
+/// The sentence-embedding model's `model.zip` (`scripts/embedding-model.sh`).
+pub fn embedding_model() -> PathBuf {
+    cached("all-minilm-l6-v2.zip", "scripts/embedding-model.sh")
+}
+
 /// Where `scripts/vad-model.sh` puts the Silero VAD weights.
 pub fn vad_model_path() -> PathBuf {
     test_models_dir().join("silero-vad.safetensors")

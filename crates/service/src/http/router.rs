@@ -20,9 +20,9 @@ use crate::access::guard::{auth, gates, host, Requirement};
 use crate::base::error::ApiError;
 use crate::http::assets;
 use crate::http::handlers::{
-    ai, audio, diagnostics, events, export, identity, import, imports, ledger, license, meetings,
-    models, notes, notes_models, pairing, policy, prompts, recording, search, sessions, settings,
-    speakers, system, templates, transcribe, transcript,
+    ai, ask, audio, diagnostics, events, export, identity, import, imports, ledger, license,
+    meetings, models, notes, notes_models, pairing, policy, prompts, recording, search, sessions,
+    settings, speakers, system, templates, transcribe, transcript,
 };
 use crate::state::AppState;
 
@@ -87,6 +87,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(speakers::get_speakers, speakers::patch_speakers))
         .routes(routes!(search::search))
         .routes(routes!(search::search_meetings))
+        .routes(routes!(ask::ask))
         .routes(routes!(ledger::ledger))
         .routes(routes!(settings::settings))
         .routes(routes!(policy::policy))
@@ -181,6 +182,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/meetings/{id}/transcribe", post(transcribe::transcribe_again))
         .route("/ui/search", get(search::search))
         .route("/ui/search/meetings", get(search::search_meetings))
+        .route("/ui/ask", post(ask::ask))
         .route("/ui/ledger", get(ledger::ledger))
         .route("/ui/policy", get(policy::policy))
         .route("/ui/settings/effective", get(settings::settings))

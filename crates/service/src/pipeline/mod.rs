@@ -10,7 +10,7 @@ mod final_pass;
 mod notes;
 pub mod notes_runs;
 mod playback;
-mod provider;
+pub mod provider;
 pub mod speakers;
 pub mod templates;
 mod transcribe;

@@ -2,6 +2,7 @@
 //! guard chain in `crate::access::guard` has already authenticated and gated the request.
 
 pub mod ai;
+pub mod ask;
 pub mod audio;
 pub mod diagnostics;
 pub mod events;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use recorder_api_types::{ErrorBody, Health, RecordingState};
+use recorder_api_types::{ErrorBody, Health, MeaningIndex, RecordingState};
 use serde_json::Value;
 
 use crate::state::AppState;
@@ -15,6 +15,7 @@ use crate::state::AppState;
     responses((status = 200, body = Health), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = [])))]
 pub async fn health(State(state): State<AppState>) -> Json<Health> {
+    let meaning = meaning_index(&state).await;
     Json(Health {
         ok: true,
         version: state.core.version.to_string(),
@@ -35,7 +36,16 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
             },
         },
         search_index: state.work.search_index.state(),
+        meaning,
     })
+}
+
+/// Whether search by meaning can be used, and how far the embedding has come.
+async fn meaning_index(state: &AppState) -> MeaningIndex {
+    let available = state.models.meaning.installed();
+    let progress = state.db(|store| Ok(store.meaning_progress().ok())).await.ok().flatten();
+    let (remaining, meetings) = progress.map_or((0, 0), |p| (p.remaining, p.meetings));
+    MeaningIndex { available, remaining, meetings }
 }
 
 /// This document: OpenAPI 3 for every `/v1` route.

@@ -1,0 +1,111 @@
+//! `mode=meaning|both` of the searches: passages by meaning as search hits in
+//! today's reply shape, and both rankings fused (a word hit inside a passage
+//! found by meaning is one result, shown as the word hit).
+
+use recorder_domain::text::{strip_match_sentinels, MATCH_END, MATCH_START};
+use recorder_embed::fusion;
+use recorder_embed::index::Scope;
+use recorder_store::{HitSource, PassageContent, SearchHit};
+
+use crate::meaning::retrieve::{self, Found};
+use crate::state::AppState;
+
+/// Characters of a passage a result shows.
+const SNIPPET: usize = 240;
+
+/// The `limit` passages nearest `q` (blocking); empty without the model.
+pub fn by_meaning(
+    state: &AppState,
+    q: &str,
+    limit: usize,
+) -> recorder_store::StoreResult<Vec<Found>> {
+    let Some(embedder) = state.models.meaning.embedder() else { return Ok(Vec::new()) };
+    let vector = embedder.embed(&[q]).remove(0);
+    retrieve::nearest(&state.core.store, &state.models.meaning, &vector, Scope::default(), limit)
+}
+
+/// A passage as a search hit: the passage's span and main speaker, its text
+/// cut to a snippet, the words of `q` it holds marked.
+pub fn hit(found: &Found, q: &str) -> SearchHit {
+    let record = &found.record;
+    let source = match &record.content {
+        PassageContent::Transcript(lines) => {
+            let main = lines.iter().max_by_key(|l| l.text.split_whitespace().count());
+            HitSource::Transcript {
+                start_ms: record.start_ms,
+                end_ms: record.end_ms,
+                channel: main.map_or(recorder_domain::Channel::Sys, |l| l.channel),
+                speaker: main.and_then(|l| l.speaker.clone()),
+            }
+        }
+        PassageContent::Note { note_id, .. } => HitSource::Note { note_id: note_id.clone() },
+    };
+    SearchHit {
+        meeting_id: record.meeting_id.clone(),
+        meeting_title: record.meeting_title.clone(),
+        started_at: record.started_at,
+        source,
+        snippet: marked(&found.text(), q),
+    }
+}
+
+/// `text` cut to a snippet, whole words of `q` wrapped in the match sentinels.
+fn marked(text: &str, q: &str) -> String {
+    let words: Vec<String> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .collect();
+    let mut out = String::new();
+    for (i, word) in strip_match_sentinels(text).split(' ').enumerate() {
+        if out.chars().count() >= SNIPPET {
+            out.push('…');
+            break;
+        }
+        if i > 0 {
+            out.push(' ');
+        }
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        if !bare.is_empty() && words.contains(&bare) {
+            out.push_str(&format!("{MATCH_START}{word}{MATCH_END}"));
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+/// Word hits and meaning hits fused by reciprocal rank; a word hit that falls
+/// inside a passage found by meaning counts for both and is shown.
+pub fn fuse(words: Vec<SearchHit>, meaning: Vec<Found>, q: &str, limit: usize) -> Vec<SearchHit> {
+    let word_keys: Vec<usize> = (0..words.len()).collect();
+    let meaning_keys: Vec<usize> = meaning
+        .iter()
+        .enumerate()
+        .map(|(i, found)| words.iter().position(|w| inside(w, found)).unwrap_or(words.len() + i))
+        .collect();
+    fusion::fuse(&[word_keys, meaning_keys])
+        .into_iter()
+        .take(limit)
+        .map(|(key, _)| match key.checked_sub(words.len()) {
+            None => words[key].clone(),
+            Some(i) => hit(&meaning[i], q),
+        })
+        .collect()
+}
+
+/// Whether a word hit is a line of a passage (or the same note).
+fn inside(word: &SearchHit, found: &Found) -> bool {
+    if word.meeting_id != found.record.meeting_id {
+        return false;
+    }
+    match (&word.source, &found.record.content) {
+        (HitSource::Transcript { start_ms, .. }, PassageContent::Transcript(_)) => {
+            (found.record.start_ms..=found.record.end_ms).contains(start_ms)
+        }
+        (HitSource::Note { note_id }, PassageContent::Note { note_id: other, .. }) => {
+            note_id == other
+        }
+        _ => false,
+    }
+}

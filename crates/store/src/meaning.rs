@@ -1,0 +1,345 @@
+//! Search by meaning, as the store keeps it (migration 0009): each meeting's
+//! passages with their int8 embeddings, which meetings need embedding again
+//! (`meaning_dirty`, kept by triggers), and the reads a search by meaning
+//! needs. The embedding itself is the service's; this knows only bytes.
+
+use recorder_domain::{Channel, MeetingId, NoteId};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+use crate::index::IndexProgress;
+use crate::rows::{meeting_seq, speaker_label};
+use crate::{SegmentRecord, StoreError, StoreResult};
+
+/// What a meeting's passages are made from, read in one snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbeddingSource {
+    pub meeting: i64,
+    pub meeting_id: MeetingId,
+    /// `meaning_dirty.version` when read (0 when the meeting was not dirty).
+    pub version: i64,
+    /// Its passages are missing or out of date.
+    pub dirty: bool,
+    pub lines: Vec<SegmentRecord>,
+    /// `(notes.seq, Markdown)` in the order the meeting shows them.
+    pub notes: Vec<(i64, String)>,
+}
+
+/// Where a passage comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassageSource {
+    Transcript,
+    /// Item `item` of the note `note` (notes.seq).
+    Note {
+        note: i64,
+        item: i64,
+    },
+}
+
+/// A passage to keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewPassage {
+    pub source: PassageSource,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub scale: f32,
+    pub vector: Vec<u8>,
+}
+
+/// A kept passage's vector and what the in-memory index needs of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredVector {
+    pub passage: i64,
+    pub meeting: i64,
+    pub started_at: i64,
+    pub scale: f32,
+    pub vector: Vec<u8>,
+}
+
+/// A passage as a search result or a citation shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassageRecord {
+    pub passage: i64,
+    pub meeting: i64,
+    pub meeting_id: MeetingId,
+    pub meeting_title: String,
+    pub started_at: i64,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub content: PassageContent,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PassageContent {
+    /// The meeting's lines that start within the passage.
+    Transcript(Vec<SegmentRecord>),
+    /// The whole note; `item` is which of its items (the service cuts it again).
+    Note { note_id: NoteId, markdown: String, item: i64 },
+}
+
+impl crate::Store {
+    /// Meetings whose passages are missing or out of date, of those ready.
+    pub fn meaning_progress(&self) -> StoreResult<IndexProgress> {
+        self.read(|db| {
+            let remaining = db
+                .prepare_cached(
+                    "SELECT count(*) FROM meaning_dirty d JOIN meetings m ON m.seq = d.meeting \
+                     WHERE m.status = 'ready'",
+                )?
+                .query_row([], |row| row.get(0))?;
+            let meetings = db
+                .prepare_cached("SELECT count(*) FROM meetings WHERE status = 'ready'")?
+                .query_row([], |row| row.get(0))?;
+            Ok(IndexProgress { remaining, meetings })
+        })
+    }
+
+    /// The newest ready meeting that needs embedding, if any.
+    pub fn next_to_embed(&self) -> StoreResult<Option<EmbeddingSource>> {
+        self.read(|db| {
+            let seq: Option<i64> = db
+                .prepare_cached(
+                    "SELECT d.meeting FROM meaning_dirty d JOIN meetings m ON m.seq = d.meeting \
+                     WHERE m.status = 'ready' ORDER BY m.started_at DESC LIMIT 1",
+                )?
+                .query_row([], |row| row.get(0))
+                .optional()?;
+            seq.map(|seq| source(db, seq)).transpose()
+        })
+    }
+
+    /// What `meeting_id`'s passages are made from, whatever its state (a
+    /// recording's lines so far).
+    pub fn embedding_source(&self, meeting_id: &MeetingId) -> StoreResult<EmbeddingSource> {
+        self.read(|db| source(db, meeting_seq(db, meeting_id)?))
+    }
+
+    /// Replaces a meeting's passages, unless it changed since `version` was
+    /// read (false: it is still dirty and will be embedded again).
+    pub fn save_passages(
+        &self,
+        meeting: i64,
+        version: i64,
+        passages: &[NewPassage],
+    ) -> StoreResult<bool> {
+        self.write(|tx| {
+            let current: Option<i64> = tx
+                .prepare_cached("SELECT version FROM meaning_dirty WHERE meeting = ?1")?
+                .query_row([meeting], |row| row.get(0))
+                .optional()?;
+            let exists: bool = tx
+                .prepare_cached("SELECT EXISTS (SELECT 1 FROM meetings WHERE seq = ?1)")?
+                .query_row([meeting], |row| row.get(0))?;
+            if !exists {
+                tx.execute("DELETE FROM meaning_dirty WHERE meeting = ?1", [meeting])?;
+                return Ok(false);
+            }
+            if current.is_some_and(|current| current != version) {
+                return Ok(false);
+            }
+            tx.execute("DELETE FROM passages WHERE meeting = ?1", [meeting])?;
+            insert_passages(tx, meeting, passages)?;
+            tx.execute("DELETE FROM meaning_dirty WHERE meeting = ?1", [meeting])?;
+            Ok(true)
+        })
+    }
+
+    /// Kept vectors with ids above `after`, oldest first, at most `limit`.
+    pub fn passage_vectors_after(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> StoreResult<Vec<StoredVector>> {
+        self.read(|db| {
+            let mut query = db.prepare_cached(
+                "SELECT p.seq, p.meeting, m.started_at, p.scale, p.vector FROM passages p \
+                 JOIN meetings m ON m.seq = p.meeting WHERE p.seq > ?1 ORDER BY p.seq LIMIT ?2",
+            )?;
+            let rows = query.query_map(params![after, limit as i64], stored_vector)?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// The vectors of `passages` that still exist (deleted ones are left out).
+    pub fn passage_vectors(&self, passages: &[i64]) -> StoreResult<Vec<StoredVector>> {
+        self.read(|db| {
+            let mut query = db.prepare_cached(
+                "SELECT p.seq, p.meeting, m.started_at, p.scale, p.vector FROM passages p \
+                 JOIN meetings m ON m.seq = p.meeting WHERE p.seq = ?1",
+            )?;
+            let mut found = Vec::with_capacity(passages.len());
+            for passage in passages {
+                found.extend(query.query_row([passage], stored_vector).optional()?);
+            }
+            Ok(found)
+        })
+    }
+
+    /// `passages` as results show them, in the order asked (gone ones left out).
+    pub fn passages(&self, passages: &[i64]) -> StoreResult<Vec<PassageRecord>> {
+        self.read(|db| {
+            let mut found = Vec::with_capacity(passages.len());
+            for passage in passages {
+                found.extend(passage_record(db, *passage)?);
+            }
+            Ok(found)
+        })
+    }
+
+    /// How many passages are kept, and the bytes of their vectors.
+    pub fn passage_totals(&self) -> StoreResult<(i64, i64)> {
+        self.read(|db| {
+            Ok(db
+                .prepare_cached("SELECT count(*), coalesce(sum(length(vector)), 0) FROM passages")?
+                .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))?)
+        })
+    }
+
+    /// The row number of a meeting (what passages and the index name it by).
+    pub fn meeting_seq_of(&self, meeting_id: &MeetingId) -> StoreResult<i64> {
+        self.read(|db| meeting_seq(db, meeting_id))
+    }
+}
+
+fn stored_vector(row: &rusqlite::Row) -> rusqlite::Result<StoredVector> {
+    Ok(StoredVector {
+        passage: row.get(0)?,
+        meeting: row.get(1)?,
+        started_at: row.get(2)?,
+        scale: row.get::<_, f64>(3)? as f32,
+        vector: row.get(4)?,
+    })
+}
+
+fn insert_passages(tx: &Transaction, meeting: i64, passages: &[NewPassage]) -> StoreResult<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO passages (meeting, source, start_ms, end_ms, note, item, scale, vector) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for passage in passages {
+        let (source, note, item) = match passage.source {
+            PassageSource::Transcript => ("transcript", None, 0),
+            PassageSource::Note { note, item } => ("note", Some(note), item),
+        };
+        insert.execute(params![
+            meeting,
+            source,
+            passage.start_ms,
+            passage.end_ms,
+            note,
+            item,
+            f64::from(passage.scale),
+            passage.vector
+        ])?;
+    }
+    Ok(())
+}
+
+fn source(db: &Connection, meeting: i64) -> StoreResult<EmbeddingSource> {
+    let (meeting_id, version): (String, Option<i64>) = db
+        .prepare_cached(
+            "SELECT m.id, d.version FROM meetings m LEFT JOIN meaning_dirty d ON d.meeting = m.seq \
+             WHERE m.seq = ?1",
+        )?
+        .query_row([meeting], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let lines = lines_of(db, meeting, None)?;
+    let notes = db
+        .prepare_cached("SELECT seq, content_md FROM notes WHERE meeting = ?1 ORDER BY seq")?
+        .query_map([meeting], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(EmbeddingSource {
+        meeting,
+        meeting_id: meeting_id.into(),
+        version: version.unwrap_or(0),
+        dirty: version.is_some(),
+        lines,
+        notes,
+    })
+}
+
+/// A meeting's lines (those starting within `span` when given), in time order.
+fn lines_of(
+    db: &Connection,
+    meeting: i64,
+    span: Option<(i64, i64)>,
+) -> StoreResult<Vec<SegmentRecord>> {
+    let (from, to) = span.unwrap_or((i64::MIN, i64::MAX));
+    let mut query = db.prepare_cached(
+        "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
+         LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
+         WHERE s.meeting = ?1 AND s.start_ms >= ?2 AND s.start_ms <= ?3 ORDER BY s.start_ms, s.seq",
+    )?;
+    let rows = query.query_map(params![meeting, from, to], |row| {
+        let channel: String = row.get(0)?;
+        Ok((
+            channel,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            speaker_label(row.get(4)?, row.get(5)?),
+        ))
+    })?;
+    rows.map(|row| {
+        let (channel, start_ms, end_ms, text, speaker) = row?;
+        let channel = Channel::parse(&channel)
+            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
+        Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
+    })
+    .collect()
+}
+
+fn passage_record(db: &Connection, passage: i64) -> StoreResult<Option<PassageRecord>> {
+    type Row = (i64, String, String, i64, String, i64, i64, Option<String>, Option<String>, i64);
+    let row: Option<Row> = db
+        .prepare_cached(
+            "SELECT p.meeting, m.id, m.title, m.started_at, p.source, p.start_ms, p.end_ms, \
+             n.id, n.content_md, p.item FROM passages p JOIN meetings m ON m.seq = p.meeting \
+             LEFT JOIN notes n ON n.seq = p.note WHERE p.seq = ?1",
+        )?
+        .query_row([passage], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+                row.get(6)?,
+                row.get(7)?,
+                row.get(8)?,
+                row.get(9)?,
+            ))
+        })
+        .optional()?;
+    let Some((
+        meeting,
+        meeting_id,
+        title,
+        started_at,
+        source,
+        start_ms,
+        end_ms,
+        note_id,
+        markdown,
+        item,
+    )) = row
+    else {
+        return Ok(None);
+    };
+    let content = match (source.as_str(), note_id, markdown) {
+        ("note", Some(note_id), Some(markdown)) => {
+            PassageContent::Note { note_id: note_id.into(), markdown, item }
+        }
+        ("note", _, _) => return Ok(None),
+        _ => PassageContent::Transcript(lines_of(db, meeting, Some((start_ms, end_ms)))?),
+    };
+    Ok(Some(PassageRecord {
+        passage,
+        meeting,
+        meeting_id: meeting_id.into(),
+        meeting_title: title,
+        started_at,
+        start_ms,
+        end_ms,
+        content,
+    }))
+}
