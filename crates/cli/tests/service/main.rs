@@ -5,6 +5,7 @@
 mod again;
 mod ai_keys;
 mod app;
+mod ask;
 mod audio;
 mod backup;
 mod calls;

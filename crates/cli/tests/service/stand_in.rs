@@ -13,6 +13,8 @@ use serde_json::{json, Value};
 
 pub const SUMMARY: &str = "The team agreed the stand-in budget.";
 pub const ITEM: &str = "Send the stand-in report";
+/// The answer to a question (`POST /v1/ask`), citing the first passage.
+pub const ASK_ANSWER: &str = "The move is in May [1].";
 
 #[derive(Debug, Clone)]
 pub struct Seen {
@@ -63,7 +65,9 @@ fn answer(
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         seen.lock().expect("seen").push(Seen { path: path.into(), headers, body: body.clone() });
         let wants_items = body.to_string().contains("action items of a meeting");
+        let asked = body.to_string().contains("Question: ");
         let text = match (wants_items, behaviour.malformed_items) {
+            _ if asked => ASK_ANSWER.to_string(),
             (true, true) => "Sure! Here are the items: {action_items: [oops".to_string(),
             (true, false) => json!({"action_items": [{"text": ITEM, "owner": "Them"}]}).to_string(),
             (false, _) => SUMMARY.to_string(),

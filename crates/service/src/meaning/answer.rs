@@ -1,5 +1,6 @@
 //! Answers written by the built-in engine: the transcript lines of the best
-//! passages that are nearest the question, each with who said it and where;
+//! passages that are nearest the question (the best one with the line said
+//! after it), each with who said it and where, in the order they were said;
 //! and the citations of passages a provider was given.
 
 use recorder_api_types::Citation;
@@ -13,6 +14,8 @@ use crate::meaning::retrieve::Found;
 const QUOTED: usize = 3;
 /// Passages whose lines are weighed.
 const PASSAGES: usize = 4;
+/// Lines quoted score at least this share of the best line's score.
+const NEAR_BEST: f32 = 0.8;
 /// Below this cosine a passage does not answer anything.
 pub const RELEVANT: f32 = 0.15;
 
@@ -47,10 +50,25 @@ pub fn builtin(
         }
     }
     quotes.sort_by(|a, b| b.score.total_cmp(&a.score));
-    quotes.truncate(QUOTED);
-    if quotes.is_empty() {
+    let Some(best) = quotes.first().map(|q| q.score) else {
         return (NOTHING.to_string(), Vec::new());
+    };
+    quotes.retain(|q| q.score >= best * NEAR_BEST);
+    quotes.truncate(QUOTED);
+    // The best line with the line said after it: an answer often follows
+    // the line that names the subject ("Sam is away in August." "Priya
+    // covers for him.").
+    if let Some(next) = following(&quotes[0]) {
+        if !quotes.iter().any(|q| std::ptr::eq(q.line, next.line)) {
+            quotes.push(next);
+        }
     }
+    // Read in the order they were said: a meeting's lines together, in time.
+    let order: Vec<String> = quotes.iter().map(|q| q.found.record.meeting_id.to_string()).collect();
+    quotes.sort_by_key(|q| {
+        let meeting = order.iter().position(|m| *m == q.found.record.meeting_id.as_str());
+        (meeting, q.line.start_ms)
+    });
     let citations: Vec<Citation> = quotes
         .iter()
         .map(|quote| Citation {
@@ -78,6 +96,14 @@ pub fn builtin(
         .collect::<Vec<_>>()
         .join("\n");
     (answer, citations)
+}
+
+/// The line after `quote` in its passage, as a quote.
+fn following<'a>(quote: &Quote<'a>) -> Option<Quote<'a>> {
+    let PassageContent::Transcript(lines) = &quote.found.record.content else { return None };
+    let at = lines.iter().position(|l| std::ptr::eq(l, quote.line))?;
+    let line = lines.get(at + 1).filter(|l| !l.text.trim().is_empty())?;
+    Some(Quote { found: quote.found, line, score: 0.0 })
 }
 
 /// A passage given to a provider as a citation: its span, its main speaker.

@@ -1,0 +1,312 @@
+//! Search by meaning and asking, end to end: a real service with the
+//! all-MiniLM-L6-v2 model installed by `recorder models add-embeddings`,
+//! meetings embedded in the background, a retrieval set whose questions share
+//! no content word with the meeting that answers them, `/v1/ask` with the
+//! built-in engine and through a stand-in Ollama server, policy refusals, and
+//! everything still working by words without the model.
+
+use std::time::{Duration, Instant};
+
+use recorder_test_support::speech::embedding_model;
+use recorder_test_support::{seed, Options, SeedMeeting, TestService};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::providers::ledger;
+use crate::stand_in::{Behaviour, StandIn, ASK_ANSWER};
+use crate::{get, post, refreshing, BIN};
+
+const DAY: i64 = 86_400_000;
+const START: i64 = 1_780_000_000_000;
+
+/// (title, lines, a question sharing no content word with them).
+const SET: [(&str, &[&str], &str); 5] = [
+    (
+        "Thursday sync",
+        &[
+            "Good morning everyone, thanks for joining.",
+            "We are relocating to the new building downtown in May.",
+            "Facilities will pack up the desks the week before.",
+        ],
+        "moving offices",
+    ),
+    (
+        "Revenue review",
+        &[
+            "Let us look at the numbers first.",
+            "We should raise what we charge for the premium plan next quarter.",
+            "Customers accepted the last increase without complaint.",
+        ],
+        "pricing change for subscriptions",
+    ),
+    (
+        "Team planning",
+        &[
+            "Sam will be away on vacation in August.",
+            "Priya is covering for him while he is out.",
+            "Let us write the handover document this week.",
+        ],
+        "who substitutes during the summer leave",
+    ),
+    (
+        "Hiring",
+        &[
+            "We interviewed three candidates for the engineering role.",
+            "We will make an offer to the second applicant.",
+            "She can start at the beginning of next month.",
+        ],
+        "recruitment of a developer",
+    ),
+    (
+        "Incident review",
+        &[
+            "The database went down on Saturday night.",
+            "Customers could not log in for two hours.",
+            "We will add a replica so it does not happen again.",
+        ],
+        "service outage over the weekend",
+    ),
+];
+
+fn start(settings: Value, with_model: bool) -> (TestService, Vec<String>) {
+    let options = refreshing(Options { settings: Some(settings), ..Options::default() });
+    let mut ids = Vec::new();
+    let service = TestService::start_with(BIN, options, |data| {
+        let meetings: Vec<SeedMeeting> = SET
+            .iter()
+            .enumerate()
+            .map(|(i, (title, lines, _))| SeedMeeting::ready(title, START + i as i64 * DAY, lines))
+            .collect();
+        ids = seed(data, &meetings);
+    });
+    if with_model {
+        let added = service
+            .cli()
+            .args(["models", "add-embeddings"])
+            .arg(embedding_model())
+            .output()
+            .expect("recorder models add-embeddings");
+        assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+        assert!(String::from_utf8_lossy(&added.stdout).contains("all-MiniLM-L6-v2"));
+    }
+    (service, ids)
+}
+
+/// Waits until `/v1/health` shows every ready meeting embedded.
+async fn embedded(service: &TestService) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let health = get(service, "/v1/health").await.body;
+        let meaning = &health["meaning"];
+        if meaning["available"] == true && meaning["remaining"] == 0 && meaning["meetings"] != 0 {
+            return meaning.clone();
+        }
+        assert!(Instant::now() < deadline, "not embedded in time: {health}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn search(service: &TestService, q: &str, mode: Option<&str>) -> crate::Answer {
+    let mut url = format!("/v1/search?q={}", urlencode(q));
+    if let Some(mode) = mode {
+        url.push_str(&format!("&mode={mode}"));
+    }
+    get(service, &url).await
+}
+
+fn urlencode(text: &str) -> String {
+    text.replace(' ', "%20")
+}
+
+#[tokio::test]
+async fn questions_in_other_words_find_their_meeting_by_meaning_and_words_are_unchanged() {
+    let (service, ids) = start(json!({}), true);
+    let meaning = embedded(&service).await;
+    assert_eq!(meaning["meetings"], 5);
+    let mut right = 0;
+    for (i, (_, _, question)) in SET.iter().enumerate() {
+        let by_meaning = search(&service, question, Some("meaning")).await;
+        assert_eq!(by_meaning.status, 200, "{}", by_meaning.text);
+        assert_eq!(by_meaning.headers["x-recorder-search-mode"], "meaning");
+        let first = &by_meaning.body["results"][0];
+        if first["meeting_id"] == ids[i].as_str() {
+            right += 1;
+            assert_eq!(first["source"], "transcript");
+            assert!(first["start_ms"].is_i64() && first["speaker"].is_string(), "{first}");
+        }
+        let words = search(&service, question, Some("words")).await;
+        let default = search(&service, question, None).await;
+        assert_eq!(words.body, default.body, "mode=words is today's search");
+        assert_eq!(default.headers["x-recorder-search-mode"], "words");
+        let both = search(&service, question, Some("both")).await;
+        assert_eq!(both.body["results"][0]["meeting_id"], ids[i].as_str(), "{}", both.text);
+    }
+    println!("retrieval set: top-1 right for {right} of 5 by meaning");
+    assert!(right >= 4, "top-1 right for {right} of 5 by meaning");
+
+    // A word search still marks its words, and `both` keeps the word hit first.
+    let both = search(&service, "replica", Some("both")).await;
+    assert!(both.body["results"][0]["snippet"]
+        .as_str()
+        .is_some_and(|s| s.contains("<mark>replica</mark>")));
+    let grouped = get(&service, "/v1/search/meetings?q=moving%20offices&mode=meaning").await;
+    assert_eq!(grouped.status, 200, "{}", grouped.text);
+    assert_eq!(grouped.body["meetings"][0]["meeting_id"], ids[0].as_str());
+    assert!(grouped.body["next_cursor"].is_null());
+    get(&service, "/v1/search?q=x&mode=vibes").await.expect_error(400, "invalid_request");
+    get(&service, "/v1/search/meetings?q=x&mode=both&cursor=abc")
+        .await
+        .expect_error(400, "invalid_request");
+
+    // A deleted meeting is no longer found by meaning.
+    let deleted = crate::delete(&service, &format!("/v1/meetings/{}", ids[0])).await;
+    assert_eq!(deleted.status, 204);
+    let after = search(&service, "moving offices", Some("meaning")).await;
+    let found: Vec<&str> = after.body["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|r| r["meeting_id"].as_str())
+        .collect();
+    assert!(!found.contains(&ids[0].as_str()), "{found:?}");
+}
+
+#[tokio::test]
+async fn the_builtin_engine_answers_with_the_line_and_who_said_it() {
+    let (service, ids) = start(json!({}), true);
+    embedded(&service).await;
+    let asked =
+        post(&service, "/v1/ask", &json!({"question": "Who is covering for Sam in August?"})).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["provider"], "builtin");
+    let citations = asked.body["citations"].as_array().expect("citations");
+    let citation = citations
+        .iter()
+        .find(|c| c["text"] == "Priya is covering for him while he is out.")
+        .unwrap_or_else(|| panic!("the answering line is cited: {}", asked.text));
+    assert_eq!(citation["meeting_id"], ids[2].as_str(), "{}", asked.text);
+    assert_eq!(citation["title"], "Team planning");
+    assert_eq!(
+        (citation["start_ms"].as_i64(), citation["end_ms"].as_i64()),
+        (Some(5_000), Some(9_000))
+    );
+    assert_eq!(citation["speaker"], "Them");
+    assert!(
+        asked.body["answer"].as_str().is_some_and(|a| a.contains("Priya is covering")),
+        "{}",
+        asked.text
+    );
+
+    // One meeting, or a date range that leaves the answer out.
+    let scoped = json!({"question": "Who is covering for Sam?", "meeting_id": ids[4]});
+    let within = post(&service, "/v1/ask", &scoped).await;
+    assert!(within.body["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .all(|c| c["meeting_id"] == ids[4].as_str()));
+    let range = json!({"question": "Who is covering for Sam?", "from": START + 3 * DAY, "to": START + 5 * DAY});
+    let dated = post(&service, "/v1/ask", &range).await;
+    assert!(dated.body["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .all(|c| c["meeting_id"] != ids[2].as_str()));
+
+    post(&service, "/v1/ask", &json!({"question": "  "}))
+        .await
+        .expect_error(400, "invalid_request");
+    let long = "why ".repeat(501);
+    post(&service, "/v1/ask", &json!({"question": long}))
+        .await
+        .expect_error(400, "invalid_request");
+    post(&service, "/v1/ask", &json!({})).await.expect_error(400, "invalid_request");
+    let unknown =
+        json!({"question": "what?", "meeting_id": "0194a3e1-0000-7000-8000-000000000000"});
+    post(&service, "/v1/ask", &unknown).await.expect_error(404, "not_found");
+}
+
+#[tokio::test]
+async fn a_local_server_answers_from_the_passages_it_is_given() {
+    let server = StandIn::start(Behaviour { malformed_items: false }).await;
+    let settings =
+        json!({"ai": {"provider": "local", "local_url": server.base, "model": "stand-in-model"}});
+    let (service, ids) = start(settings, true);
+    embedded(&service).await;
+    let asked = post(&service, "/v1/ask", &json!({"question": "When is the office move?"})).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["provider"], "local");
+    assert_eq!(asked.body["answer"], ASK_ANSWER);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].path, "/api/chat");
+    let sent = requests[0].body.to_string();
+    assert!(
+        sent.contains("relocating to the new building downtown"),
+        "the passage is sent: {sent}"
+    );
+    assert!(sent.contains("When is the office move?"));
+    assert!(!sent.contains("database went down"), "only the best passages are sent");
+    // The stand-in cites [1]: the answer keeps that citation only.
+    let citations = asked.body["citations"].as_array().expect("citations");
+    assert_eq!(citations.len(), 1, "{}", asked.text);
+    assert_eq!(citations[0]["meeting_id"], ids[0].as_str());
+    assert!(citations[0]["text"].as_str().is_some_and(|t| t.contains("relocating")));
+    let entries = ledger(&service, 1).await;
+    assert_eq!(entries[0]["purpose"], "ask");
+    assert_eq!(entries[0]["outcome"], "ok");
+    assert_eq!(entries[0]["url"], format!("{}/api/chat", server.base));
+}
+
+#[tokio::test]
+async fn a_refused_cloud_provider_is_blocked_in_the_ledger_and_the_builtin_engine_answers() {
+    let server = StandIn::start(Behaviour { malformed_items: false }).await;
+    let settings = json!({"ai": {"provider": "anthropic", "cloud_base_url": server.base}});
+    let (service, _) = start(settings, true);
+    embedded(&service).await;
+    let saved = crate::person_call(
+        &service,
+        Method::PUT,
+        "/ui/ai/keys/anthropic",
+        Some(&json!({"key": "sk-ant-test-0123456789abcdef"})),
+    )
+    .await;
+    assert_eq!(saved.status, 204, "{}", saved.text);
+    crate::apply_policy(&service, &json!({"DisableCloudAIKeys": true})).await;
+    let asked = post(&service, "/v1/ask", &json!({"question": "Who is covering for Sam?"})).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["provider"], "builtin");
+    assert!(
+        asked.body["fallback"].as_str().is_some_and(|f| f.contains("DisableCloudAIKeys")),
+        "{}",
+        asked.text
+    );
+    assert!(!asked.body["citations"].as_array().expect("citations").is_empty());
+    assert!(server.requests().is_empty(), "nothing reached the server");
+    let entries = ledger(&service, 1).await;
+    assert_eq!(
+        (entries[0]["purpose"].as_str(), entries[0]["outcome"].as_str()),
+        (Some("ask"), Some("blocked"))
+    );
+}
+
+#[tokio::test]
+async fn without_the_model_search_and_ask_work_by_words() {
+    let (service, ids) = start(json!({}), false);
+    let health = get(&service, "/v1/health").await.body;
+    assert_eq!(health["meaning"]["available"], false, "{health}");
+    let searched = search(&service, "replica", Some("meaning")).await;
+    assert_eq!(searched.status, 200);
+    assert_eq!(searched.headers["x-recorder-search-mode"], "words");
+    assert_eq!(searched.body["results"][0]["meeting_id"], ids[4].as_str());
+    let asked =
+        post(&service, "/v1/ask", &json!({"question": "When will the replica be added?"})).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(
+        asked.body["citations"][0]["text"],
+        "We will add a replica so it does not happen again."
+    );
+    let nothing = post(&service, "/v1/ask", &json!({"question": "zeppelin?"})).await;
+    assert_eq!(nothing.body["citations"], json!([]));
+    assert_eq!(nothing.body["answer"], "Nothing in your meetings answers that.");
+}
