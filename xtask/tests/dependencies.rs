@@ -62,7 +62,8 @@ fn layer(name: &str) -> Option<u8> {
     Some(match name {
         "recorder-domain" | "recorder-credentials" => 0,
         "recorder-store" | "recorder-settings" | "recorder-egress" | "recorder-stt"
-        | "recorder-notes" | "recorder-export" | "recorder-api-types" | "recorder-llm" => 1,
+        | "recorder-notes" | "recorder-export" | "recorder-api-types" | "recorder-llm"
+        | "recorder-embed" => 1,
         "recorder-capture"
         | "recorder-ai"
         | "recorder-client"

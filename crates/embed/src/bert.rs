@@ -284,7 +284,7 @@ fn vector(tensors: &SafeTensors, name: &str) -> Result<Vec<f32>, ModelError> {
 }
 
 fn floats(name: &str, data: &[u8]) -> Result<Vec<f32>, ModelError> {
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return Err(ModelError::Invalid(format!("{name}: not float32")));
     }
     Ok(data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
