@@ -4,7 +4,6 @@
 
 use recorder_egress::{Egress, Verdict};
 
-use crate::pipeline::Model;
 use crate::prompt::Chat;
 use crate::wire::Server;
 use crate::{AiError, ProviderConfig};
@@ -33,17 +32,19 @@ fn chat(question: &str, passages: &[Passage]) -> Chat {
     Chat { system: SYSTEM.into(), user, json: false, schema: None }
 }
 
-/// The provider's answer to `question` from `passages`; recorded in the
-/// Privacy Ledger with the purpose `ask`.
+/// The provider's answer to `question` from `passages`, streamed: each piece
+/// of text goes to `deltas` as the server writes it; the whole answer is
+/// returned. Recorded in the Privacy Ledger with the purpose `ask`.
 pub async fn ask(
     egress: &Egress,
     config: &ProviderConfig,
     verdict: Verdict,
     question: &str,
     passages: &[Passage],
+    deltas: tokio::sync::mpsc::UnboundedSender<String>,
 ) -> Result<String, AiError> {
     let server = Server::new(egress, config, verdict).for_purpose("ask");
-    let answer = server.ask(&chat(question, passages)).await?;
+    let answer = server.ask_streamed(&chat(question, passages), deltas).await?;
     let answer = answer.trim();
     if answer.is_empty() {
         return Err(AiError::Unusable("the server answered with no text".into()));

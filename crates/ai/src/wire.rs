@@ -126,23 +126,23 @@ impl Dialect {
         }
     }
 
+    /// The text one event of a streamed answer adds.
+    pub(crate) fn piece(self, event: &Value) -> Option<String> {
+        let piece = match self {
+            Dialect::Ollama => &event["message"]["content"],
+            Dialect::OpenAi { .. } => &event["choices"][0]["delta"]["content"],
+            Dialect::Anthropic if event["type"] == "content_block_delta" => &event["delta"]["text"],
+            Dialect::Anthropic => &Value::Null,
+        };
+        piece.as_str().map(str::to_string)
+    }
+
     /// The text of a streamed answer: its pieces joined.
     fn streamed(self, events: &[Value]) -> Result<String, String> {
         if let Some(failure) = events.iter().find(|event| is_error(event)) {
             return Err(unexpected(failure));
         }
-        let piece = |event: &Value| -> Option<String> {
-            let piece = match self {
-                Dialect::Ollama => &event["message"]["content"],
-                Dialect::OpenAi { .. } => &event["choices"][0]["delta"]["content"],
-                Dialect::Anthropic if event["type"] == "content_block_delta" => {
-                    &event["delta"]["text"]
-                }
-                Dialect::Anthropic => &Value::Null,
-            };
-            piece.as_str().map(str::to_string)
-        };
-        let pieces: Vec<String> = events.iter().filter_map(piece).collect();
+        let pieces: Vec<String> = events.iter().filter_map(|event| self.piece(event)).collect();
         if pieces.is_empty() && !events.is_empty() {
             return Err("the streamed answer carried no text".to_string());
         }
@@ -213,9 +213,42 @@ impl<'a> Server<'a> {
     }
 }
 
-impl Model for Server<'_> {
-    async fn ask(&self, chat: &Chat) -> Result<String, AiError> {
-        let response = self.egress.send(self.request(chat), self.verdict.clone()).await;
+impl Server<'_> {
+    /// Asks with a streamed answer: each piece of text is sent to `deltas` as
+    /// it arrives; the whole text is returned at the end.
+    pub(crate) async fn ask_streamed(
+        &self,
+        chat: &Chat,
+        deltas: tokio::sync::mpsc::UnboundedSender<String>,
+    ) -> Result<String, AiError> {
+        let mut request = self.request(chat);
+        let mut body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        body["stream"] = json!(true);
+        request.body = body.to_string().into_bytes();
+        let (pieces, mut arriving) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+        request.pieces = Some(pieces);
+        let dialect = self.dialect;
+        let reader = tokio::spawn(async move {
+            let mut pending = Vec::new();
+            while let Some(bytes) = arriving.recv().await {
+                pending.extend_from_slice(&bytes);
+                while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = pending.drain(..=end).collect();
+                    if let Some(text) = streamed_piece(dialect, &line) {
+                        let _ = deltas.send(text);
+                    }
+                }
+            }
+        });
+        let result = self.egress.send(request, self.verdict.clone()).await;
+        let _ = reader.await;
+        self.read(result)
+    }
+
+    fn read(
+        &self,
+        response: Result<recorder_egress::OutboundResponse, EgressError>,
+    ) -> Result<String, AiError> {
         let response = match response {
             Ok(response) => response,
             Err(EgressError::Blocked(reason)) => return Err(AiError::Blocked(reason)),
@@ -236,6 +269,25 @@ impl Model for Server<'_> {
             _ => self.dialect.answer(&response.body).map_err(AiError::Unusable),
         }
     }
+}
+
+/// The text one line of a streamed answer (NDJSON, or an SSE `data:` line) adds.
+fn streamed_piece(dialect: Dialect, line: &[u8]) -> Option<String> {
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim();
+    let data = line.strip_prefix("data:").map(str::trim).unwrap_or(line);
+    if data.is_empty() || data == "[DONE]" {
+        return None;
+    }
+    let event: Value = serde_json::from_str(data).ok()?;
+    dialect.piece(&event).filter(|piece| !piece.is_empty())
+}
+
+impl Model for Server<'_> {
+    async fn ask(&self, chat: &Chat) -> Result<String, AiError> {
+        let response = self.egress.send(self.request(chat), self.verdict.clone()).await;
+        self.read(response)
+    }
 
     fn refuses(&self) -> bool {
         matches!(self.verdict, Verdict::Block(_))
@@ -245,6 +297,22 @@ impl Model for Server<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_dialects_streamed_lines_give_their_pieces() {
+        let ollama = br#"{"message":{"role":"assistant","content":"We move"},"done":false}"#;
+        assert_eq!(streamed_piece(Dialect::Ollama, ollama).as_deref(), Some("We move"));
+        let openai = br#"data: {"choices":[{"delta":{"content":" in May"}}]}"#;
+        let dialect = Dialect::OpenAi { json_mode: false };
+        assert_eq!(streamed_piece(dialect, openai).as_deref(), Some(" in May"));
+        assert_eq!(streamed_piece(dialect, b"data: [DONE]"), None);
+        let anthropic =
+            br#"data: {"type":"content_block_delta","delta":{"type":"text_delta","text":"[1]"}}"#;
+        assert_eq!(streamed_piece(Dialect::Anthropic, anthropic).as_deref(), Some("[1]"));
+        assert_eq!(streamed_piece(Dialect::Anthropic, b"event: ping"), None);
+        let done = br#"{"message":{"content":""},"done":true}"#;
+        assert_eq!(streamed_piece(Dialect::Ollama, done), None);
+    }
 
     fn config(kind: ProviderKind, base: &str) -> ProviderConfig {
         ProviderConfig {

@@ -210,6 +210,11 @@ impl Client {
         self.get("/v1/search", &query).await
     }
 
+    /// A question answered from the meetings, with the lines it comes from.
+    pub async fn ask(&self, request: &api::AskRequest) -> ClientResult<api::AskAnswer> {
+        self.post("/v1/ask", request).await
+    }
+
     pub async fn settings(&self) -> ClientResult<Value> {
         self.get("/v1/settings", &[]).await
     }

@@ -66,6 +66,10 @@ pub struct OutboundRequest {
     /// re-pointed (DNS rebinding) between the check and the request. The URL's
     /// port is used, not the ports here.
     pub pinned_addrs: Vec<SocketAddr>,
+    /// When set, each piece of the answer's body is sent here as it arrives
+    /// (a streamed answer shown while it is written); the response still
+    /// holds the whole body.
+    pub pieces: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
 }
 
 impl OutboundRequest {
@@ -78,6 +82,7 @@ impl OutboundRequest {
             body: Vec::new(),
             timeout: Duration::from_secs(60),
             pinned_addrs: Vec::new(),
+            pieces: None,
         }
     }
 }
@@ -224,9 +229,17 @@ impl Egress {
             builder = builder.header(name, value);
         }
         // Errors from reqwest may quote the URL; keep only its kind of failure.
-        let response = builder.send().await.map_err(describe)?;
+        let mut response = builder.send().await.map_err(describe)?;
         let status = response.status().as_u16();
-        let body = response.bytes().await.map_err(describe)?.to_vec();
+        let Some(pieces) = request.pieces.as_ref().filter(|_| status < 300) else {
+            let body = response.bytes().await.map_err(describe)?.to_vec();
+            return Ok(OutboundResponse { status, body });
+        };
+        let mut body = Vec::new();
+        while let Some(piece) = response.chunk().await.map_err(describe)? {
+            body.extend_from_slice(&piece);
+            let _ = pieces.send(piece.to_vec());
+        }
         Ok(OutboundResponse { status, body })
     }
 

@@ -20,8 +20,14 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The A2A skill id.
     pub fn name(&self) -> &'static str {
         self.skill.name()
+    }
+
+    /// The MCP tool name.
+    pub fn tool_name(&self) -> &'static str {
+        self.skill.tool_name()
     }
 
     /// JSON Schema (draft 2020-12 subset) of the arguments object.
@@ -83,6 +89,15 @@ fn properties(skill: Skill) -> (Value, Vec<&'static str>) {
             }),
             vec!["query"],
         ),
+        Skill::Ask => (
+            json!({
+                "question": { "type": "string", "minLength": 1, "maxLength": 2000, "description": "The question, in the person's words (\"When will the replica be added?\")." },
+                "meeting_id": { "type": "string", "minLength": 1, "description": format!("Only this meeting. {MEETING_ID}") },
+                "from": time("Only meetings that started at or after this moment"),
+                "to": time("Only meetings that started before this moment"),
+            }),
+            vec!["question"],
+        ),
         Skill::GetActionItems => (
             json!({
                 "meeting_id": meeting_id,
@@ -115,7 +130,7 @@ fn properties(skill: Skill) -> (Value, Vec<&'static str>) {
     }
 }
 
-static ENTRIES: [Entry; 9] = [
+static ENTRIES: [Entry; 10] = [
     Entry {
         skill: Skill::ListMeetings,
         title: "List meetings",
@@ -156,6 +171,19 @@ static ENTRIES: [Entry; 9] = [
             The best first step for questions like 'when did we talk about X?'. Read-only.",
         tags: &["search", "transcript", "notes", "find"],
         examples: &["search for \"quarterly budget\"", "what did we say about the launch?", "find mentions of pricing"],
+        read_only: true,
+    },
+    Entry {
+        skill: Skill::Ask,
+        title: "Ask the meetings",
+        description: "Answers a question from what was said in the meetings: across all of \
+            them, in one meeting (meeting_id), or in those of a date range (from/to). The answer \
+            comes with its citations: for each line it rests on, the meeting, its title, the \
+            moment (start_ms, end_ms), the speaker and the words said. Use it for questions like \
+            'when will the replica be added?' or 'what did Dana promise about pricing?'; \
+            search_meetings lists every mention of some words instead. Read-only.",
+        tags: &["ask", "question", "answer", "transcript", "citations"],
+        examples: &["when will the replica be added?", "ask my meetings what we decided on pricing", "what did Dana promise about pricing last week?"],
         read_only: true,
     },
     Entry {

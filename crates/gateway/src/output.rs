@@ -1,6 +1,6 @@
 //! JSON Schemas of what each tool answers in MCP `structuredContent` (its
-//! `outputSchema`): the skill's result plus `skill`, `meeting_ids` and
-//! `timestamps`. They name the fields a program can rely on and leave room for
+//! `outputSchema`): the skill's result plus `skill` (the tool's name),
+//! `meeting_ids` and `timestamps`. They name the fields a program can rely on and leave room for
 //! fields added later (`additionalProperties` is not closed).
 
 use serde_json::{json, Value};
@@ -11,7 +11,7 @@ use crate::skills::Skill;
 pub fn schema(skill: Skill) -> Value {
     let (mut properties, mut required) = result_fields(skill);
     if let Value::Object(map) = &mut properties {
-        map.insert("skill".into(), json!({ "type": "string", "const": skill.name() }));
+        map.insert("skill".into(), json!({ "type": "string", "const": skill.tool_name() }));
         map.insert("meeting_ids".into(), json!({ "type": "array", "items": { "type": "string" } }));
         map.insert("timestamps".into(), json!({ "type": "array", "items": timestamp() }));
     }
@@ -42,6 +42,18 @@ fn meeting() -> Value {
             "started_at": { "type": "integer" },
         },
         "required": ["id", "title", "status"],
+    })
+}
+
+/// A line an answer comes from, as `POST /v1/ask` gives it.
+fn citation() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "meeting_id": string(), "title": string(), "start_ms": integer(),
+            "end_ms": integer(), "speaker": string(), "text": string(),
+        },
+        "required": ["meeting_id", "title", "start_ms", "end_ms", "speaker", "text"],
     })
 }
 
@@ -81,6 +93,14 @@ fn result_fields(skill: Skill) -> (Value, Vec<&'static str>) {
         Skill::SearchMeetings => {
             (json!({ "query": string(), "results": objects() }), vec!["query", "results"])
         }
+        Skill::Ask => (
+            json!({
+                "question": string(), "answer": string(),
+                "citations": { "type": "array", "items": citation() },
+                "provider": string(), "fallback": { "type": ["string", "null"] },
+            }),
+            vec!["answer", "citations", "provider"],
+        ),
         Skill::GetActionItems => (
             json!({ "scope": string(), "open_only": { "type": "boolean" }, "items": objects() }),
             vec!["items"],

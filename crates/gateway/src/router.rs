@@ -3,7 +3,8 @@
 //! the arguments the text carries are pulled out: a meeting id (or "the last
 //! meeting" → `latest`), a quoted phrase or the words after "about" as the query,
 //! "open" for `open_only`, a period ("last week", "yesterday", "last 10 days")
-//! as `from`/`to`. Text that matches no rule is a search.
+//! as `from`/`to`. A question no other rule claims (or text that says "ask") is
+//! asked of the meetings; other text that matches no rule is a search.
 
 use std::sync::LazyLock;
 
@@ -12,7 +13,7 @@ use regex::Regex;
 use serde_json::{json, Map, Value};
 
 use crate::skills::text::local_midnight;
-use crate::skills::{Skill, SkillCall};
+use crate::skills::{Skill, SkillCall, MAX_QUESTION};
 
 fn regex(pattern: &str) -> Regex {
     Regex::new(pattern).expect("router patterns are valid")
@@ -70,6 +71,19 @@ static SEARCH: LazyLock<Regex> = LazyLock::new(|| {
 static SEARCH_VERB: LazyLock<Regex> = LazyLock::new(|| {
     regex(
         r"^(please )?(search|grep)\b|\b(search|look|go) (through|in|across)\b|\bsearch (my|our|all|the)\b",
+    )
+});
+/// Text that says "ask", and the words that only say whom to ask.
+static ASK: LazyLock<Regex> = LazyLock::new(|| regex(r"\bask\b"));
+static ASK_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^\s*(please )?(can you |could you )?ask( (my|our|all|the|all my|all our) (meetings|calls|recordings|transcripts))?( about)?\s*[:,]?\s*",
+    )
+});
+/// A question: a question word first, or a question mark last.
+static QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(what|what's|whats|who|whom|whose|when|where|why|how|did|does|do|is|are|was|were|which|will)\b|\?\s*$",
     )
 });
 static SHOW: LazyLock<Regex> = LazyLock::new(|| {
@@ -149,8 +163,26 @@ pub fn route(text: &str, now: DateTime<Local>) -> SkillCall {
         Skill::SearchMeetings => {
             args.insert("query".into(), json!(extra.unwrap_or_else(|| text.trim().to_string())));
         }
+        Skill::Ask => ask_args(text, &lower, now, &mut args),
     }
     SkillCall { skill, args: Value::Object(args) }
+}
+
+/// The question (without "ask my meetings"), the meeting it names and its period.
+fn ask_args(text: &str, lower: &str, now: DateTime<Local>, args: &mut Map<String, Value>) {
+    let question = ASK_PREFIX.replace(text.trim(), "");
+    let question = if question.trim().is_empty() { text.trim() } else { question.trim() };
+    args.insert("question".into(), json!(question));
+    put(args, "meeting_id", meeting_ref(text, lower));
+    if let Some((from, to)) = period(lower, now) {
+        args.insert("from".into(), json!(from));
+        put(args, "to", to.map(|to| to.to_string()));
+    }
+}
+
+/// A question to answer from the meetings (not too long to ask).
+fn is_question(lower: &str) -> bool {
+    QUESTION.is_match(lower) && lower.chars().count() <= MAX_QUESTION
 }
 
 /// The skill, and for list/search the words to look for.
@@ -173,6 +205,9 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
     if TRANSCRIPT.is_match(lower) {
         return (Skill::GetTranscript, None);
     }
+    if ASK.is_match(lower) && lower.chars().count() <= MAX_QUESTION {
+        return (Skill::Ask, None);
+    }
     let topic = topic(lower);
     if SEARCH.is_match(lower) && topic.is_some() && !LIST.is_match(lower) {
         return (Skill::SearchMeetings, topic);
@@ -182,6 +217,9 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
     }
     if UUID.is_match(lower) || (LATEST.is_match(lower) && SHOW.is_match(lower)) {
         return (Skill::GetMeeting, None);
+    }
+    if is_question(lower) && !LIST.is_match(lower) {
+        return (Skill::Ask, None);
     }
     if LIST.is_match(lower) || PERIOD_WORDS.is_match(lower) {
         return (Skill::ListMeetings, topic);

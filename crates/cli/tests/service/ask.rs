@@ -256,6 +256,35 @@ async fn a_local_server_answers_from_the_passages_it_is_given() {
     assert_eq!(entries[0]["purpose"], "ask");
     assert_eq!(entries[0]["outcome"], "ok");
     assert_eq!(entries[0]["url"], format!("{}/api/chat", server.base));
+
+    // Streamed: what the answer is made from first, the text as the server
+    // writes it (the stand-in sends it in two pieces), then the whole reply.
+    let steps = streamed(&service, &json!({"question": "When is the office move?"})).await;
+    assert_eq!(steps[0]["type"], "citations", "{steps:?}");
+    assert!(steps[0]["citations"][0]["text"].as_str().is_some_and(|t| t.contains("relocating")));
+    let deltas: Vec<&str> =
+        steps.iter().filter(|s| s["type"] == "delta").filter_map(|s| s["text"].as_str()).collect();
+    assert_eq!(deltas.len(), 2, "{steps:?}");
+    assert_eq!(deltas.concat(), ASK_ANSWER);
+    let done = steps.last().expect("steps");
+    assert_eq!((done["type"].as_str(), done["answer"].as_str()), (Some("done"), Some(ASK_ANSWER)));
+    assert_eq!(done["provider"], "local");
+    assert_eq!(server.requests()[1].body["stream"], true, "the server is asked to stream");
+}
+
+/// `POST /v1/ask` with `Accept: application/x-ndjson`: its steps.
+async fn streamed(service: &TestService, body: &Value) -> Vec<Value> {
+    let answer = crate::call_with(
+        Method::POST,
+        &service.url("/v1/ask"),
+        Some(&service.api_token),
+        Some(body),
+        &[("accept", "application/x-ndjson")],
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    assert_eq!(answer.headers["content-type"], "application/x-ndjson");
+    answer.text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
 }
 
 #[tokio::test]

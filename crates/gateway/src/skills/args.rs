@@ -47,6 +47,15 @@ pub struct SearchMeetings {
     pub limit: Option<i64>,
 }
 
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    pub question: String,
+    pub meeting_id: Option<String>,
+    pub from: Option<Moment>,
+    pub to: Option<Moment>,
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GetActionItems {
@@ -86,6 +95,7 @@ pub enum Args {
     GetMeeting(GetMeeting),
     GetTranscript(GetTranscript),
     SearchMeetings(SearchMeetings),
+    Ask(Ask),
     GetActionItems(GetActionItems),
     RegenerateNotes(RegenerateNotes),
     StartRecording(StartRecording),
@@ -95,6 +105,8 @@ pub enum Args {
 
 pub const FORMATS: [&str; 5] = ["md", "txt", "srt", "vtt", "json"];
 pub const KINDS: [&str; 5] = ["summary", "action_items", "decisions", "key_points", "custom"];
+/// The longest question the service answers, in characters.
+pub const MAX_QUESTION: usize = 2_000;
 
 /// Checks `args` (a JSON object) for `skill`.
 pub fn parse_args(skill: Skill, args: &Value) -> Result<Args, SkillError> {
@@ -106,6 +118,7 @@ pub fn parse_args(skill: Skill, args: &Value) -> Result<Args, SkillError> {
         Skill::GetMeeting => Args::GetMeeting(decode(skill, args)?),
         Skill::GetTranscript => Args::GetTranscript(decode(skill, args)?),
         Skill::SearchMeetings => Args::SearchMeetings(decode(skill, args)?),
+        Skill::Ask => Args::Ask(decode(skill, args)?),
         Skill::GetActionItems => Args::GetActionItems(decode(skill, args)?),
         Skill::RegenerateNotes => Args::RegenerateNotes(decode(skill, args)?),
         Skill::StartRecording => Args::StartRecording(decode(skill, args)?),
@@ -140,6 +153,9 @@ fn check(skill: Skill, args: &Args) -> Result<(), SkillError> {
         Args::SearchMeetings(a) => {
             blank("query", Some(&a.query)).or_else(|| range("limit", a.limit, 1, 50))
         }
+        Args::Ask(a) => blank("question", Some(&a.question))
+            .or_else(|| too_long("question", &a.question, MAX_QUESTION))
+            .or_else(|| blank("meeting_id", a.meeting_id.as_deref())),
         Args::GetActionItems(a) => blank("meeting_id", a.meeting_id.as_deref()),
         Args::RegenerateNotes(a) => blank("meeting_id", Some(&a.meeting_id))
             .or_else(|| one_of("kind", a.kind.as_deref(), &KINDS))
@@ -174,6 +190,11 @@ fn blank(name: &str, value: Option<&str>) -> Option<String> {
     value.filter(|v| v.trim().is_empty()).map(|_| format!("`{name}` must not be empty"))
 }
 
+fn too_long(name: &str, value: &str, most: usize) -> Option<String> {
+    (value.trim().chars().count() > most)
+        .then(|| format!("`{name}` must be at most {most} characters"))
+}
+
 fn one_of(name: &str, value: Option<&str>, allowed: &[&str]) -> Option<String> {
     let value = value?;
     (!allowed.contains(&value)).then(|| format!("`{name}` must be one of {}", allowed.join(", ")))
@@ -203,6 +224,11 @@ mod tests {
         assert!(parse_args(Skill::GetActionItems, &json!({"open_only": true})).is_ok());
         assert!(parse_args(Skill::StopRecording, &json!({})).is_ok());
         assert!(parse_args(
+            Skill::Ask,
+            &json!({"question": "why?", "meeting_id": "latest", "from": "2026-11-01", "to": 1})
+        )
+        .is_ok());
+        assert!(parse_args(
             Skill::RegenerateNotes,
             &json!({"meeting_id": "x", "kind": "custom", "template_id": "standup"})
         )
@@ -223,5 +249,10 @@ mod tests {
             .contains("template_id"));
         assert!(error(Skill::StopRecording, json!({"now": true})).contains("unknown field"));
         assert!(error(Skill::AddMarker, json!([1])).contains("JSON object"));
+        assert!(error(Skill::Ask, json!({})).contains("question"));
+        assert!(error(Skill::Ask, json!({"question": " "})).contains("must not be empty"));
+        assert!(error(Skill::Ask, json!({"question": "?".repeat(2_001)})).contains("at most 2000"));
+        assert!(error(Skill::Ask, json!({"question": "why?", "query": "x"}))
+            .contains("unknown field `query`"));
     }
 }

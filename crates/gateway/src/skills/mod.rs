@@ -1,9 +1,10 @@
-//! The nine skills (MCP tools and A2A skills share them): what each one asks the
+//! The ten skills (MCP tools and A2A skills share them): what each one asks the
 //! local API, and the answer it gives back, written for a person, with the
 //! meetings and moments it used.
 
 mod actions;
 mod args;
+mod ask;
 mod changes;
 mod meetings;
 mod progress;
@@ -17,7 +18,7 @@ use recorder_client::{Client, ClientError};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-pub use args::parse_args;
+pub use args::{parse_args, MAX_QUESTION};
 pub use progress::{Progress, Step};
 
 /// One skill of the gateway.
@@ -27,6 +28,7 @@ pub enum Skill {
     GetMeeting,
     GetTranscript,
     SearchMeetings,
+    Ask,
     GetActionItems,
     RegenerateNotes,
     StartRecording,
@@ -35,11 +37,12 @@ pub enum Skill {
 }
 
 impl Skill {
-    pub const ALL: [Skill; 9] = [
+    pub const ALL: [Skill; 10] = [
         Skill::ListMeetings,
         Skill::GetMeeting,
         Skill::GetTranscript,
         Skill::SearchMeetings,
+        Skill::Ask,
         Skill::GetActionItems,
         Skill::RegenerateNotes,
         Skill::StartRecording,
@@ -47,12 +50,14 @@ impl Skill {
         Skill::AddMarker,
     ];
 
+    /// The A2A skill id; also the MCP tool name, but for `ask` ([`Skill::tool_name`]).
     pub fn name(self) -> &'static str {
         match self {
             Skill::ListMeetings => "list_meetings",
             Skill::GetMeeting => "get_meeting",
             Skill::GetTranscript => "get_transcript",
             Skill::SearchMeetings => "search_meetings",
+            Skill::Ask => "ask",
             Skill::GetActionItems => "get_action_items",
             Skill::RegenerateNotes => "regenerate_notes",
             Skill::StartRecording => "start_recording",
@@ -61,8 +66,23 @@ impl Skill {
         }
     }
 
+    /// The MCP tool name: the contract names the tool `ask_meetings` and the
+    /// A2A skill `ask`; every other skill has one name.
+    pub fn tool_name(self) -> &'static str {
+        match self {
+            Skill::Ask => "ask_meetings",
+            other => other.name(),
+        }
+    }
+
+    /// A skill named by its A2A id or its MCP tool name.
     pub fn from_name(name: &str) -> Option<Skill> {
-        Skill::ALL.into_iter().find(|skill| skill.name() == name)
+        Skill::ALL.into_iter().find(|skill| skill.name() == name || skill.tool_name() == name)
+    }
+
+    /// A skill named by its MCP tool name only.
+    pub fn from_tool_name(name: &str) -> Option<Skill> {
+        Skill::ALL.into_iter().find(|skill| skill.tool_name() == name)
     }
 }
 
@@ -137,16 +157,22 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// The A2A data part: `{ skill, meeting_ids, timestamps }`.
+    /// The A2A data part: `{ skill, meeting_ids, timestamps }`, plus the
+    /// result's `citations` when it has them (`ask`).
     pub fn data_part(&self) -> Value {
-        json!({
+        let mut data = json!({
             "skill": self.skill.name(),
             "meeting_ids": self.used.meeting_ids,
             "timestamps": self.used.timestamps,
-        })
+        });
+        if let Some(citations) = self.result.get("citations") {
+            data["citations"] = citations.clone();
+        }
+        data
     }
 
-    /// MCP `structuredContent`: the result plus `skill`, `meeting_ids`, `timestamps`.
+    /// MCP `structuredContent`: the result plus `skill` (the tool's name),
+    /// `meeting_ids`, `timestamps`.
     pub fn structured(&self) -> Value {
         let mut object = match &self.result {
             Value::Object(map) => map.clone(),
@@ -159,6 +185,7 @@ impl Answer {
         if let Value::Object(data) = self.data_part() {
             object.extend(data);
         }
+        object.insert("skill".into(), json!(self.skill.tool_name()));
         Value::Object(object)
     }
 }
@@ -311,6 +338,7 @@ impl Skills {
             args::Args::GetMeeting(args) => meetings::get(client, args).await,
             args::Args::GetTranscript(args) => meetings::transcript(client, args).await,
             args::Args::SearchMeetings(args) => meetings::search(client, args).await,
+            args::Args::Ask(args) => ask::ask(client, args).await,
             args::Args::GetActionItems(args) => actions::items(client, args).await,
             args::Args::RegenerateNotes(args) => actions::regenerate(client, args, &progress).await,
             args::Args::StartRecording(args) => recording::start(client, args).await,

@@ -30,7 +30,29 @@ struct Retrieved {
     embedder: Option<std::sync::Arc<recorder_embed::Embedder>>,
 }
 
-pub async fn ask(state: &AppState, request: AskRequest) -> ApiResult<AskAnswer> {
+/// What an answer is being written from: the question and what was found.
+pub struct Prepared {
+    question: String,
+    retrieved: Retrieved,
+}
+
+/// A step of a streamed answer (`Accept: application/x-ndjson`), one JSON line each.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Step {
+    /// What the answer is made from (a provider: the passages it was given).
+    Citations { citations: Vec<Citation> },
+    /// The next piece of the answer's text.
+    Delta { text: String },
+    /// The whole answer, as `POST /v1/ask` returns it.
+    Done(AskAnswer),
+    /// The answer failed after the stream began.
+    Error { error: recorder_api_types::ErrorDetail },
+}
+
+/// The question checked and the passages found (errors here are the
+/// request's: 400, 404).
+pub async fn prepare(state: &AppState, request: AskRequest) -> ApiResult<Prepared> {
     let question = request.question.trim().to_string();
     if question.is_empty() {
         return Err(ApiError::invalid("`question` must not be empty"));
@@ -46,14 +68,24 @@ pub async fn ask(state: &AppState, request: AskRequest) -> ApiResult<AskAnswer> 
         }
     }
     let retrieved = retrieve_for(state, &question, &request).await?;
+    Ok(Prepared { question, retrieved })
+}
+
+/// The answer, its steps sent to `steps` as they come (ignored when the
+/// receiver is gone).
+pub async fn answer(
+    state: &AppState,
+    prepared: Prepared,
+    steps: &tokio::sync::mpsc::UnboundedSender<Step>,
+) -> ApiResult<AskAnswer> {
+    let Prepared { question, retrieved } = prepared;
     let user_name = state.effective_settings().general.user_name;
     let relevant: Vec<Found> =
         retrieved.found.into_iter().filter(|f| f.score >= answer::RELEVANT).collect();
-    let (fallback, provider) = match provider_answer(state, &question, &relevant, &user_name).await
-    {
+    let fallback = match provider_answer(state, &question, &relevant, &user_name, steps).await {
         Ok(Some(answered)) => return Ok(answered),
-        Ok(None) => (None, "builtin"),
-        Err(reason) => (Some(reason), "builtin"),
+        Ok(None) => None,
+        Err(reason) => Some(reason),
     };
     let question_vector = retrieved.question.unwrap_or_default();
     let embedder = retrieved.embedder;
@@ -62,7 +94,11 @@ pub async fn ask(state: &AppState, request: AskRequest) -> ApiResult<AskAnswer> 
     })
     .await
     .map_err(|e| ApiError::internal("answering", e))?;
-    Ok(AskAnswer { answer: text, citations, provider: provider.into(), fallback })
+    let _ = steps.send(Step::Citations { citations: citations.clone() });
+    for line in text.lines() {
+        let _ = steps.send(Step::Delta { text: format!("{line}\n") });
+    }
+    Ok(AskAnswer { answer: text, citations, provider: "builtin".into(), fallback })
 }
 
 async fn retrieve_for(
@@ -129,6 +165,7 @@ async fn provider_answer(
     question: &str,
     found: &[Found],
     user_name: &str,
+    steps: &tokio::sync::mpsc::UnboundedSender<Step>,
 ) -> Result<Option<AskAnswer>, String> {
     let runtime = tokio::runtime::Handle::current();
     let chooser = state.clone();
@@ -157,18 +194,29 @@ async fn provider_answer(
         Some(Refusal::Policy(reason)) => Verdict::Block(reason.clone()),
         Some(Refusal::Unusable(reason)) => return Err(reason.clone()),
     };
-    let egress = &state.core.egress;
-    match recorder_ai::ask::ask(egress, &choice.config, verdict, question, &passages).await {
-        Ok(text) => {
-            let citations: Vec<Citation> =
-                given.iter().map(|f| answer::passage_citation(f, user_name)).collect();
-            Ok(Some(AskAnswer {
-                citations: answer::referenced(&text, citations),
-                answer: text,
-                provider: choice.config.kind.as_str().into(),
-                fallback: None,
-            }))
+    let citations: Vec<Citation> =
+        given.iter().map(|f| answer::passage_citation(f, user_name)).collect();
+    if verdict == Verdict::Allow {
+        let _ = steps.send(Step::Citations { citations: citations.clone() });
+    }
+    let (deltas, mut arriving) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let forward = steps.clone();
+    let relay = tokio::spawn(async move {
+        while let Some(text) = arriving.recv().await {
+            let _ = forward.send(Step::Delta { text });
         }
+    });
+    let egress = &state.core.egress;
+    let asked =
+        recorder_ai::ask::ask(egress, &choice.config, verdict, question, &passages, deltas).await;
+    let _ = relay.await;
+    match asked {
+        Ok(text) => Ok(Some(AskAnswer {
+            citations: answer::referenced(&text, citations),
+            answer: text,
+            provider: choice.config.kind.as_str().into(),
+            fallback: None,
+        })),
         Err(error) => Err(error.reason().to_string()),
     }
 }
