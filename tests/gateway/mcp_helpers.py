@@ -21,12 +21,16 @@ TOOLS = [
     "get_meeting",
     "get_transcript",
     "search_meetings",
+    "ask_meetings",
     "get_action_items",
     "regenerate_notes",
     "start_recording",
     "stop_recording",
     "add_marker",
 ]
+
+# The A2A skills: the same, but the contract names the asking skill `ask`.
+SKILLS = ["ask" if name == "ask_meetings" else name for name in TOOLS]
 
 
 @asynccontextmanager

@@ -22,9 +22,9 @@ from a2a_early import (
     text_parts,
 )
 from conftest import REAL_TITLE
-from mcp_helpers import TOOLS
+from mcp_helpers import SKILLS
 
-READ_SKILLS = {"list_meetings", "get_meeting", "get_transcript", "search_meetings", "get_action_items"}
+READ_SKILLS = {"list_meetings", "get_meeting", "get_transcript", "search_meetings", "ask", "get_action_items"}
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -84,7 +84,7 @@ def test_agent_card(card, free_service):
     assert card.get("defaultInputModes") == ["text"], card.get("defaultInputModes")
     assert card.get("defaultOutputModes") == ["text", "application/json"], card.get("defaultOutputModes")
     skills = card.get("skills") or []
-    assert sorted(s.get("id") for s in skills) == sorted(TOOLS), [s.get("id") for s in skills]
+    assert sorted(s.get("id") for s in skills) == sorted(SKILLS), [s.get("id") for s in skills]
     for skill in skills:
         for key in ("name", "description"):
             assert isinstance(skill.get(key), str) and skill[key].strip(), f"skill {skill.get('id')}.{key}"

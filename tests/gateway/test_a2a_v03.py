@@ -22,7 +22,7 @@ from a2a.types import (
     TextPart,
 )
 
-from mcp_helpers import TOOLS
+from mcp_helpers import SKILLS
 
 pytestmark = pytest.mark.anyio
 
@@ -75,7 +75,7 @@ async def test_card_resolves_as_v03(free_service):
     assert card.url.startswith(free_service.a2a_url().rstrip("/")), card.url
     assert card.capabilities.streaming is True, card.capabilities
     assert card.capabilities.push_notifications in (False, None), card.capabilities
-    assert sorted(s.id for s in card.skills) == sorted(TOOLS), [s.id for s in card.skills]
+    assert sorted(s.id for s in card.skills) == sorted(SKILLS), [s.id for s in card.skills]
     for skill in card.skills:
         assert skill.description and skill.tags, skill
 

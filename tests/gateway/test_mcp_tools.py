@@ -50,7 +50,7 @@ def meeting_with_action_items(service) -> dict:
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-async def test_tools_list_has_exactly_the_nine_tools(free_service, transport):
+async def test_tools_list_has_exactly_the_ten_tools(free_service, transport):
     async with open_session(free_service, transport) as session:
         listing = await session.list_tools()
     names = [tool.name for tool in listing.tools]
@@ -64,6 +64,7 @@ async def test_tools_list_has_exactly_the_nine_tools(free_service, transport):
         "get_meeting": {"meeting_id"},
         "get_transcript": {"meeting_id", "format", "offset"},
         "search_meetings": {"query", "limit"},
+        "ask_meetings": {"question", "meeting_id", "from", "to"},
         "get_action_items": {"meeting_id", "open_only"},
         "regenerate_notes": {"meeting_id", "kind", "template_id"},
         "start_recording": {"source_app", "title"},
@@ -75,6 +76,7 @@ async def test_tools_list_has_exactly_the_nine_tools(free_service, transport):
         assert got == props, f"{name}: inputSchema properties {sorted(got)}, expected {sorted(props)}"
     assert "meeting_id" in schemas["get_meeting"].get("required", []), schemas["get_meeting"]
     assert "query" in schemas["search_meetings"].get("required", []), schemas["search_meetings"]
+    assert schemas["ask_meetings"].get("required") == ["question"], schemas["ask_meetings"]
 
 
 # ---------------------------------------------------------------------------

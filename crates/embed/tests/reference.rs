@@ -3,15 +3,21 @@
 //! batching), mean-pooled and normalised as sentence-transformers does.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use recorder_embed::{model, quantize, Embedder};
 use safetensors::SafeTensors;
 
-fn installed() -> (tempfile::TempDir, model::ModelFiles) {
-    let dir = tempfile::tempdir().expect("dir");
-    let zip = recorder_test_support::speech::embedding_model();
-    let files = model::install(&zip, dir.path()).expect("the pinned model installs");
-    (dir, files)
+/// The pinned model, installed once for the tests of this file.
+fn installed() -> &'static model::ModelFiles {
+    static INSTALLED: OnceLock<(tempfile::TempDir, model::ModelFiles)> = OnceLock::new();
+    let (_, files) = INSTALLED.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("dir");
+        let zip = recorder_test_support::speech::embedding_model();
+        let files = model::install(&zip, dir.path()).expect("the pinned model installs");
+        (dir, files)
+    });
+    files
 }
 
 struct Weights(HashMap<String, (Vec<usize>, Vec<f64>)>);
@@ -133,8 +139,8 @@ fn reference(weights: &Weights, ids: &[u32]) -> Vec<f64> {
 
 #[test]
 fn a_fixed_sentence_embeds_as_the_reference_computes_it_from_the_same_weights() {
-    let (_dir, files) = installed();
-    let embedder = Embedder::load(&files).expect("loads");
+    let files = installed();
+    let embedder = Embedder::load(files).expect("loads");
     assert_eq!(embedder.token_ids("Hello, world!"), [101, 7592, 1010, 2088, 999, 102]);
     let sentence = "We are relocating to the new building in May.";
     let weights = Weights::read(&std::fs::read(files.weights()).expect("weights"));
@@ -153,8 +159,8 @@ fn a_fixed_sentence_embeds_as_the_reference_computes_it_from_the_same_weights() 
 
 #[test]
 fn a_paraphrase_is_nearer_than_a_sentence_on_another_subject() {
-    let (_dir, files) = installed();
-    let embedder = Embedder::load(&files).expect("loads");
+    let files = installed();
+    let embedder = Embedder::load(files).expect("loads");
     let v = embedder.embed(&[
         "moving offices",
         "we are relocating to the new building",

@@ -153,12 +153,7 @@ pub fn route(text: &str, now: DateTime<Local>) -> SkillCall {
         }
         Skill::ListMeetings => {
             put(&mut args, "query", extra);
-            if let Some((from, to)) = period(&lower, now) {
-                args.insert("from".into(), json!(from));
-                if let Some(to) = to {
-                    args.insert("to".into(), json!(to));
-                }
-            }
+            put_period(&mut args, &lower, now);
         }
         Skill::SearchMeetings => {
             args.insert("query".into(), json!(extra.unwrap_or_else(|| text.trim().to_string())));
@@ -174,10 +169,7 @@ fn ask_args(text: &str, lower: &str, now: DateTime<Local>, args: &mut Map<String
     let question = if question.trim().is_empty() { text.trim() } else { question.trim() };
     args.insert("question".into(), json!(question));
     put(args, "meeting_id", meeting_ref(text, lower));
-    if let Some((from, to)) = period(lower, now) {
-        args.insert("from".into(), json!(from));
-        put(args, "to", to.map(|to| to.to_string()));
-    }
+    put_period(args, lower, now);
 }
 
 /// A question to answer from the meetings (not too long to ask).
@@ -215,11 +207,12 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
     if SEARCH_VERB.is_match(lower) && topic.is_some() {
         return (Skill::SearchMeetings, topic);
     }
+    let one_meeting = UUID.is_match(lower) || LATEST.is_match(lower);
+    if is_question(lower) && !LIST.is_match(lower) && !(one_meeting && SHOW.is_match(lower)) {
+        return (Skill::Ask, None);
+    }
     if UUID.is_match(lower) || (LATEST.is_match(lower) && SHOW.is_match(lower)) {
         return (Skill::GetMeeting, None);
-    }
-    if is_question(lower) && !LIST.is_match(lower) {
-        return (Skill::Ask, None);
     }
     if LIST.is_match(lower) || PERIOD_WORDS.is_match(lower) {
         return (Skill::ListMeetings, topic);
@@ -230,6 +223,16 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
 fn put(args: &mut Map<String, Value>, name: &str, value: Option<String>) {
     if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
         args.insert(name.into(), json!(value));
+    }
+}
+
+/// `from` and `to` of the period the text names, if it names one.
+fn put_period(args: &mut Map<String, Value>, lower: &str, now: DateTime<Local>) {
+    if let Some((from, to)) = period(lower, now) {
+        args.insert("from".into(), json!(from));
+        if let Some(to) = to {
+            args.insert("to".into(), json!(to));
+        }
     }
 }
 
@@ -577,6 +580,42 @@ mod tests {
                 ListMeetings,
                 json!({"from": ms(2026, 11, 16), "to": ms(2026, 11, 23)}),
             ),
+            (
+                "When will the replica be added?".to_string(),
+                Ask,
+                json!({"question": "When will the replica be added?", "meeting_id": null, "from": null}),
+            ),
+            (
+                "ask my meetings what we decided on pricing".to_string(),
+                Ask,
+                json!({"question": "what we decided on pricing"}),
+            ),
+            (
+                "please ask the recordings: how much did the vendor quote".to_string(),
+                Ask,
+                json!({"question": "how much did the vendor quote"}),
+            ),
+            (
+                "what did Dana promise about pricing last week?".to_string(),
+                Ask,
+                json!({"from": ms(2026, 11, 9), "to": ms(2026, 11, 16), "meeting_id": null}),
+            ),
+            (
+                "why did the launch slip in the last meeting?".to_string(),
+                Ask,
+                json!({"meeting_id": "latest", "from": null}),
+            ),
+            (format!("did anyone object in {ID}?"), Ask, json!({"meeting_id": ID})),
+            (
+                "Is the budget approved".to_string(),
+                Ask,
+                json!({"question": "Is the budget approved"}),
+            ),
+            (
+                "the new pricing page?".to_string(),
+                Ask,
+                json!({"question": "the new pricing page?"}),
+            ),
         ];
         rows
     }
@@ -603,6 +642,21 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "misrouted:\n{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn every_catalogue_example_reaches_its_own_skill() {
+        for entry in crate::catalogue::entries() {
+            for example in entry.examples {
+                assert_eq!(route(example, now()).skill, entry.skill, "{example:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_question_too_long_to_ask_is_a_search() {
+        let long = format!("{}?", "why ".repeat(MAX_QUESTION / 4));
+        assert_eq!(route(&long, now()).skill, Skill::SearchMeetings);
     }
 
     #[test]

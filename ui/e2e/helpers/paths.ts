@@ -17,6 +17,10 @@ export const TEST_MODEL =
 export const NOTES_TEST_MODEL =
   process.env.RECORDER_TEST_NOTES_MODEL ?? path.join(REPO, 'target', 'test-models', 'smollm2-135m-instruct-q4_1.gguf');
 
+/** The all-MiniLM-L6-v2 embedding model that `scripts/embedding-model.sh` caches (search by meaning, ask). */
+export const EMBEDDING_MODEL =
+  process.env.RECORDER_TEST_EMBEDDING_MODEL ?? path.join(REPO, 'target', 'test-models', 'all-minilm-l6-v2.zip');
+
 /** Where the screenshot test writes its PNGs. */
 export const SCREENSHOT_DIR = path.join(REPO, 'target', 'ui-screenshots');
 

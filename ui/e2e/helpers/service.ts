@@ -9,13 +9,18 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { RECORDER_BIN, TEST_MODEL, XTASK_BIN } from './paths';
+import { seedMeetings, type SeedMeeting } from './meetings';
+import { EMBEDDING_MODEL, RECORDER_BIN, TEST_MODEL, XTASK_BIN } from './paths';
 
 const run = promisify(execFile);
 
 export interface ServiceOptions {
   /** `xtask seed` before the first start. */
   seed?: { meetings: number; segments: number; seed?: number };
+  /** Meetings with chosen lines, written before the first start (helpers/meetings.ts); ids in `seeded`. */
+  meetings?: SeedMeeting[];
+  /** `recorder models add-embeddings` of the test embedding model before the first start (search by meaning, ask). */
+  embeddings?: boolean;
   /** settings.json written before the first start (CONTRACT §1 shape). */
   settings?: Record<string, unknown>;
   /** Contents of the policy file (RECORDER_POLICY_PATH). */
@@ -59,6 +64,8 @@ export class Service {
   readonly policyPath: string;
   readonly logPath: string;
   port = 0;
+  /** The ids of `options.meetings`, in order. */
+  seeded: string[] = [];
   apiToken = '';
   uiToken = '';
   private child: ChildProcess | null = null;
@@ -85,6 +92,12 @@ export class Service {
         ],
         { stdio: 'pipe' },
       );
+    }
+    if (options.meetings) service.seeded = seedMeetings(service.dataDir, options.meetings);
+    if (options.embeddings) {
+      await run(RECORDER_BIN, ['--data-dir', service.dataDir, 'models', 'add-embeddings', EMBEDDING_MODEL], {
+        env: withoutDataDir(),
+      });
     }
     if (!options.firstRun) {
       fs.writeFileSync(path.join(service.dataDir, 'settings.json'), JSON.stringify(options.settings ?? {}));

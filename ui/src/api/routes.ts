@@ -68,6 +68,7 @@ type Operations<Item> = {
 
 /** The /v1 operations the service serves again under /ui (crates/service/src/http/router.rs). */
 interface Shared {
+  '/ui/ask': '/v1/ask';
   '/ui/events': '/v1/events';
   '/ui/health': '/v1/health';
   '/ui/import': '/v1/import';

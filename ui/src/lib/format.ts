@@ -140,6 +140,24 @@ export function fallbackNotice(fallback: string): string {
   return `The built-in engine wrote these notes instead of the chosen one. ${reason.replace(/\.?$/, '.')}`;
 }
 
+const ANSWERED_BY: Record<string, string> = {
+  builtin: 'Answered by the built-in engine (the lines themselves, no language model)',
+  embedded: 'Answered by your local model, on this computer',
+  local: 'Answered by your local model server',
+  anthropic: 'Answered by Anthropic',
+  openai_compatible: 'Answered by an OpenAI-compatible service',
+};
+/** Who answered a question (`provider` of POST /ui/ask), for people. */
+export function answeredByLabel(provider: string): string {
+  return ANSWERED_BY[provider] ?? `Answered by ${provider}`;
+}
+
+/** The notice of an answer the built-in engine gave because the chosen one could not. */
+export function askFallbackNotice(fallback: string): string {
+  const reason = fallback.charAt(0).toUpperCase() + fallback.slice(1);
+  return `The built-in engine answered instead of the chosen one. ${reason.replace(/\.?$/, '.')}`;
+}
+
 const NOTES_STAGES: Record<string, string> = {
   started: 'Notes: starting…',
   generating: 'Notes: writing…',

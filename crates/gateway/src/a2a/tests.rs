@@ -29,11 +29,23 @@ const HOST: &str = "127.0.0.1:47323";
 
 type Run<'a> = Pin<Box<dyn Future<Output = SkillResult> + Send + 'a>>;
 
+/// A line an `ask` answer comes from, as the service gives it.
+fn citation() -> Value {
+    json!({ "meeting_id": "m-1", "title": "Incident review", "start_ms": 1_000, "end_ms": 2_000,
+        "speaker": "Dana", "text": "We will add a replica so it does not happen again." })
+}
+
 fn answer(skill: Skill) -> Answer {
+    let result = match skill {
+        Skill::Ask => {
+            json!({ "answer": "Dana said so.", "citations": [citation()], "provider": "builtin" })
+        }
+        _ => json!({ "ok": true }),
+    };
     Answer {
         skill,
         text: format!("The answer from {}.", skill.name()),
-        result: json!({ "ok": true }),
+        result,
         used: Used {
             meeting_ids: vec!["m-1".into()],
             timestamps: vec![Timestamp {
@@ -316,7 +328,8 @@ async fn card_on_both_paths_without_a_token() {
     assert_eq!(card["supportsAuthenticatedExtendedCard"], false);
     assert_eq!(card["provider"], json!({ "organization": "recorder", "url": URL }));
     let skills = card["skills"].as_array().expect("an array");
-    assert_eq!(skills.len(), 9);
+    assert_eq!(skills.len(), 10);
+    assert!(skills.iter().any(|skill| skill["id"] == "ask"), "the contract's `ask` skill");
     for (skill, entry) in skills.iter().zip(catalogue::entries()) {
         assert_eq!(skill["id"], entry.name());
         assert_eq!(skill["name"], entry.title);
@@ -574,6 +587,32 @@ async fn a_data_part_bypasses_the_router() {
         assert!(text.contains("params.message"), "{text}");
     }
     assert_eq!(runner.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn a_question_is_asked_and_the_data_part_carries_citations() {
+    let (runner, app) = quick();
+    let text = "When will the replica be added?";
+    let task =
+        result(&app, "tasks/send", json!({ "id": "t-ask", "message": text_message(text) })).await;
+    assert_eq!(task["status"]["state"], "completed");
+    let expected = SkillCall::named("ask", json!({ "question": text })).expect("valid call");
+    assert_eq!(runner.calls(), vec![expected]);
+    let data = &task["artifacts"][0]["parts"][1]["data"];
+    assert_eq!(data["skill"], "ask");
+    assert_eq!(data["meeting_ids"], json!(["m-1"]));
+    assert_eq!(data["timestamps"][0]["start_ms"], 1_000);
+    assert_eq!(data["citations"], json!([citation()]));
+
+    // A data part may name the skill by its MCP tool name too.
+    let part = json!({ "type": "data", "data": { "skill": "ask_meetings", "args": { "question": text } } });
+    let message = json!({ "role": "user", "parts": [part] });
+    let task = result(&app, "tasks/send", json!({ "message": message })).await;
+    assert_eq!(task["artifacts"][0]["parts"][1]["data"]["skill"], "ask");
+    // Other skills' data parts carry no citations.
+    let task =
+        result(&app, "tasks/send", json!({ "message": text_message("list my meetings") })).await;
+    assert!(task["artifacts"][0]["parts"][1]["data"].get("citations").is_none());
 }
 
 #[tokio::test]
@@ -1058,6 +1097,7 @@ proptest::proptest! {
             "summary", "meeting", "meetings", "last", "week", "yesterday", "today", "month",
             "action", "items", "open", "done", "search", "for", "transcript", "of", "\"", "'",
             "019a-ffff", "latest", "called", "titled", "\n", " ", "3", "99999999999", "😀",
+            "what", "when", "ask", "?",
         ]), 1..10).prop_map(|words: Vec<&str>| words.join(" ")),
     ]) {
         proptest::prop_assume!(!text.trim().is_empty());

@@ -1,6 +1,6 @@
 //! The MCP server (official Rust SDK, `rmcp`), over stdio or Streamable HTTP:
 //!
-//! - the nine tools of the catalogue, each with an `outputSchema`. A successful
+//! - the ten tools of the catalogue, each with an `outputSchema`. A successful
 //!   call answers with the text for a person plus `structuredContent`; a refusal
 //!   (plan, policy, setting, state) or any other failure is a tool error
 //!   (`isError: true`) whose text says why and whose `structuredContent` is
@@ -49,7 +49,8 @@ use crate::skills::{Progress, Skill, SkillCall, SkillError, SkillRunner};
 
 const INSTRUCTIONS: &str = "Meetings recorded and transcribed on this machine by recorder. \
     Find meetings with list_meetings (by date or words) or search_meetings (exact moments), then \
-    read one with get_meeting or get_transcript. get_action_items gives who does what. \
+    read one with get_meeting or get_transcript. ask_meetings answers a question from what was \
+    said, citing the lines it comes from. get_action_items gives who does what. \
     Recording and regenerating notes need Recorder Pro and the person's consent; refusals say why. \
     The same meetings are resources (recorder://meetings, recorder://meetings/{id}, \
     …/{id}/transcript, …/{id}/notes), and the prompts summarise_my_week, prepare_for_meeting and \
@@ -99,7 +100,10 @@ impl RecorderMcp {
         progress: Progress,
     ) -> CallToolResult {
         let args = arguments.map(Value::Object).unwrap_or_else(|| json!({}));
-        let outcome = match SkillCall::named(name, args) {
+        let call = Skill::from_tool_name(name)
+            .ok_or_else(|| SkillError::InvalidArguments(format!("Unknown tool: {name}")))
+            .and_then(|skill| SkillCall::new(skill, args));
+        let outcome = match call {
             Ok(call) => self.runner.run(call, progress).await,
             Err(error) => Err(error),
         };
@@ -118,7 +122,7 @@ impl RecorderMcp {
 /// A tool that does not exist is a protocol error (-32602), as the MCP
 /// specification has it, not a tool result.
 fn unknown_tool(name: &str) -> ErrorData {
-    let names: Vec<&str> = Skill::ALL.iter().map(|skill| skill.name()).collect();
+    let names: Vec<&str> = Skill::ALL.iter().map(|skill| skill.tool_name()).collect();
     ErrorData::invalid_params(format!("Unknown tool: {name}"), Some(json!({ "tools": names })))
 }
 
@@ -147,7 +151,7 @@ fn tool(entry: &Entry) -> Tool {
         .destructive(false)
         .idempotent(entry.read_only)
         .open_world(false);
-    Tool::new(entry.name(), entry.description, Arc::new(schema))
+    Tool::new(entry.tool_name(), entry.description, Arc::new(schema))
         .with_title(entry.title)
         .with_annotations(hints)
         .with_raw_output_schema(Arc::new(object(crate::output::schema(entry.skill))))
@@ -247,7 +251,7 @@ impl ServerHandler for RecorderMcp {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        catalogue::entries().iter().find(|entry| entry.name() == name).map(tool)
+        catalogue::entries().iter().find(|entry| entry.tool_name() == name).map(tool)
     }
 
     async fn call_tool(
@@ -255,7 +259,7 @@ impl ServerHandler for RecorderMcp {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if Skill::from_name(&request.name).is_none() {
+        if Skill::from_tool_name(&request.name).is_none() {
             tracing::info!(tool = %request.name, "tools/call of an unknown tool");
             return Err(unknown_tool(&request.name));
         }
@@ -569,15 +573,18 @@ mod tests {
     }
 
     #[test]
-    fn nine_tools_with_object_schemas_and_descriptions() {
+    fn ten_tools_with_object_schemas_and_descriptions() {
         let tools = tools();
-        assert_eq!(tools.len(), 9);
+        assert_eq!(tools.len(), 10);
         for tool in &tools {
             assert_eq!(tool.input_schema.get("type"), Some(&json!("object")), "{}", tool.name);
             assert!(tool.description.as_ref().is_some_and(|d| d.len() > 60), "{}", tool.name);
         }
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         assert!(names.contains(&"get_action_items") && names.contains(&"add_marker"));
+        // The contract names the tool `ask_meetings` (the A2A skill is `ask`).
+        assert!(names.contains(&"ask_meetings") && !names.contains(&"ask"));
+        assert!(Skill::from_tool_name("ask").is_none());
     }
 
     #[tokio::test]
@@ -589,6 +596,21 @@ mod tests {
         assert_eq!(structured["total"], 2);
         assert_eq!(structured["skill"], "list_meetings");
         assert_eq!(structured["meeting_ids"], json!(["m1"]));
+    }
+
+    #[tokio::test]
+    async fn ask_is_a_tool_by_its_contract_name_only() {
+        let server = RecorderMcp::new(Arc::new(Fixed));
+        let mut args = JsonObject::new();
+        args.insert("question".into(), json!("When will the replica be added?"));
+        let result = server.call("ask_meetings", Some(args.clone()), Progress::none()).await;
+        assert_eq!(result.is_error, Some(false));
+        assert_eq!(result.structured_content.expect("structured")["skill"], "ask_meetings");
+        let wrong = server.call("ask", Some(args), Progress::none()).await;
+        assert_eq!(wrong.is_error, Some(true));
+        let schema = crate::output::schema(Skill::Ask);
+        assert_eq!(schema["properties"]["skill"]["const"], "ask_meetings");
+        assert_eq!(schema["properties"]["citations"]["items"]["required"][0], "meeting_id");
     }
 
     #[tokio::test]

@@ -172,7 +172,15 @@ async fn provider_answer(
     let choice = tokio::task::spawn_blocking(move || provider::choose(&chooser, &runtime))
         .await
         .map_err(|_| "the provider could not be chosen".to_string())?;
-    let Some(choice) = choice else { return Ok(None) };
+    let Some(choice) = choice else {
+        if state.config.settings.typed().ai.provider == "embedded" {
+            return Err(
+                "the notes model inside writes notes only; the built-in engine answers questions"
+                    .into(),
+            );
+        }
+        return Ok(None);
+    };
     if found.is_empty() {
         return Ok(Some(AskAnswer {
             answer: NOTHING.into(),

@@ -11,8 +11,10 @@ import { Imports } from './import.svelte';
 import { Search } from './search.svelte';
 
 const PAGE = 50;
+const DAY_MS = 24 * 3600 * 1000;
 
-function dayStart(date: string): number | null {
+/** Local midnight of a date field's value (YYYY-MM-DD), ms since the epoch; null when empty. */
+export function dayStart(date: string): number | null {
   if (!date) return null;
   const [y, m, d] = date.split('-').map(Number);
   const t = new Date(y, m - 1, d).getTime();
@@ -88,7 +90,7 @@ export class LibraryState {
           limit: PAGE,
           offset: this.fetched,
           from: fromMs ?? undefined,
-          to: toMs !== null ? toMs + 24 * 3600 * 1000 : undefined,
+          to: toMs !== null ? toMs + DAY_MS : undefined,
         },
       });
       if (mine !== this.generation) return;
@@ -162,6 +164,12 @@ export class LibraryState {
       this.loadError = messageOf(error);
     }
   }
+}
+
+/** The end of a date field's day (the next local midnight); null when empty. */
+export function dayEnd(date: string): number | null {
+  const start = dayStart(date);
+  return start === null ? null : start + DAY_MS;
 }
 
 const KEY = Symbol('library');

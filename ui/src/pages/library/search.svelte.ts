@@ -1,10 +1,13 @@
 // The library's search: results come grouped by meeting, a page of meetings
 // at a time (the service counts every matching meeting and gives a cursor for
 // the next page). While typing, the last word is a prefix: "bud" already
-// finds "budget". The query lives in the address (`?q=`).
+// finds "budget". The query lives in the address (`?q=`). With the embedding
+// model installed it goes "By meaning" too unless that is turned off (mode
+// `both`: the two rankings fused, one page; else `words`).
 import { api, messageOf } from '../../api/client';
 import type { Reply } from '../../api/path';
-import type { MeetingMatches } from '../../api/types';
+import type { MeetingMatches, SearchMode } from '../../api/types';
+import { meaning } from '../../lib/meaning.svelte';
 import { router } from '../../lib/router.svelte';
 
 const SEARCH_PAGE = 10;
@@ -15,8 +18,10 @@ function asTyped(q: string): string {
   return quotes % 2 === 0 && /[\p{L}\p{N}]$/u.test(q) ? `${q}*` : q;
 }
 
-function searchPage(q: string, cursor: string | null): Promise<Reply<'/ui/search/meetings', 'get'>> {
-  return api.get('/ui/search/meetings', { query: { q: asTyped(q), limit: SEARCH_PAGE, cursor: cursor || undefined } });
+function searchPage(q: string, mode: SearchMode, cursor: string | null): Promise<Reply<'/ui/search/meetings', 'get'>> {
+  return api.get('/ui/search/meetings', {
+    query: { q: asTyped(q), limit: SEARCH_PAGE, mode, cursor: cursor || undefined },
+  });
 }
 
 export class Search {
@@ -28,6 +33,9 @@ export class Search {
   searchingNow = $state(false);
   loadingMore = $state(false);
   readonly searching = $derived(this.query.trim().length > 0);
+  /** The "By meaning" toggle (shown, and used, only when the model is installed). */
+  byMeaning = $state(true);
+  readonly mode: SearchMode = $derived(meaning.available && this.byMeaning ? 'both' : 'words');
   private seq = 0;
 
   /** No query: no results. */
@@ -37,12 +45,12 @@ export class Search {
   }
 
   /** Starts a new search after a short pause in typing; returns what cancels it. */
-  schedule(q: string): () => void {
+  schedule(q: string, mode: SearchMode): () => void {
     const seq = ++this.seq;
     const timer = setTimeout(async () => {
       this.searchingNow = true;
       try {
-        const reply = await searchPage(q, null);
+        const reply = await searchPage(q, mode, null);
         if (seq !== this.seq) return;
         this.groups = reply.meetings;
         this.total = reply.total;
@@ -64,7 +72,7 @@ export class Search {
     const seq = this.seq;
     this.loadingMore = true;
     try {
-      const reply = await searchPage(this.query.trim(), this.nextCursor);
+      const reply = await searchPage(this.query.trim(), this.mode, this.nextCursor);
       if (seq !== this.seq) return;
       this.groups = [...(this.groups ?? []), ...reply.meetings];
       this.nextCursor = reply.next_cursor ?? null;
