@@ -17,10 +17,12 @@ pub struct Health {
     pub search_index: Option<SearchIndexBuild>,
     /// Search by meaning: whether the embedding model is installed, and how
     /// many ready meetings still wait to be embedded (in the background).
+    /// (Absent from services older than this field: read as unavailable.)
+    #[serde(default)]
     pub meaning: MeaningIndex,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 pub struct MeaningIndex {
     /// The embedding model is installed (`recorder models add-embeddings`).
     pub available: bool,

@@ -58,6 +58,17 @@ impl Index {
         self.entries.extend(entries);
     }
 
+    /// Drops a meeting's entries older than `below` (its passages were
+    /// replaced by ones from `below` on, which may already be held).
+    pub fn forget_meeting(&mut self, meeting: i64, below: i64) {
+        self.entries.retain(|entry| entry.meeting != meeting || entry.passage >= below);
+    }
+
+    /// Drops every entry (the next catch-up reads them all again).
+    pub fn clear(&mut self) {
+        self.entries = Vec::new();
+    }
+
     /// Bytes the entries take.
     pub fn memory(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()
@@ -135,6 +146,16 @@ mod tests {
         assert!(dated.iter().all(|p| p % 7 == 2), "{dated:?}");
         assert!(index.nearest(&query, Scope::default(), 0).is_empty());
         assert_eq!(index.last_passage(), 10_000);
+        index.forget_meeting(3, 9_000);
+        let kept = index.nearest(&query, Scope { meeting: Some(3), ..Scope::default() }, 100);
+        assert!(!kept.is_empty() && kept.iter().all(|p| *p >= 9_000), "{kept:?}");
+        index.forget_meeting(3, i64::MAX);
+        assert!(index
+            .nearest(&query, Scope { meeting: Some(3), ..Scope::default() }, 2)
+            .is_empty());
+        assert_eq!(index.len(), 10_000 - 10_000 / 7 - 1);
+        index.clear();
+        assert!(index.is_empty() && index.last_passage() == 0);
     }
 
     /// The first passage of meeting `m` (p % 7 == m) with p % 50 == 0.

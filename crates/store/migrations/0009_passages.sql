@@ -4,8 +4,10 @@
 -- triggers below in the same transaction as every change to what is embedded;
 -- `version` tells the embedder whether a meeting changed while it worked.
 
+-- AUTOINCREMENT: ids only grow, so the in-memory index loads what is new
+-- by id, even after the newest passages were deleted and replaced.
 CREATE TABLE passages (
-    seq INTEGER PRIMARY KEY,
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
     meeting INTEGER NOT NULL REFERENCES meetings (seq) ON DELETE CASCADE,
     source TEXT NOT NULL CHECK (source IN ('transcript', 'note')),
     start_ms INTEGER NOT NULL,

@@ -114,13 +114,14 @@ impl crate::Store {
     }
 
     /// Replaces a meeting's passages, unless it changed since `version` was
-    /// read (false: it is still dirty and will be embedded again).
+    /// read (`None`: it is still dirty and will be embedded again). Saved:
+    /// the first new passage's id (ids only grow; `i64::MAX` when none).
     pub fn save_passages(
         &self,
         meeting: i64,
         version: i64,
         passages: &[NewPassage],
-    ) -> StoreResult<bool> {
+    ) -> StoreResult<Option<i64>> {
         self.write(|tx| {
             let current: Option<i64> = tx
                 .prepare_cached("SELECT version FROM meaning_dirty WHERE meeting = ?1")?
@@ -131,15 +132,15 @@ impl crate::Store {
                 .query_row([meeting], |row| row.get(0))?;
             if !exists {
                 tx.execute("DELETE FROM meaning_dirty WHERE meeting = ?1", [meeting])?;
-                return Ok(false);
+                return Ok(None);
             }
             if current.is_some_and(|current| current != version) {
-                return Ok(false);
+                return Ok(None);
             }
             tx.execute("DELETE FROM passages WHERE meeting = ?1", [meeting])?;
-            insert_passages(tx, meeting, passages)?;
+            let first = insert_passages(tx, meeting, passages)?;
             tx.execute("DELETE FROM meaning_dirty WHERE meeting = ?1", [meeting])?;
-            Ok(true)
+            Ok(Some(first.unwrap_or(i64::MAX)))
         })
     }
 
@@ -210,11 +211,17 @@ fn stored_vector(row: &rusqlite::Row) -> rusqlite::Result<StoredVector> {
     })
 }
 
-fn insert_passages(tx: &Transaction, meeting: i64, passages: &[NewPassage]) -> StoreResult<()> {
+/// Inserts `passages`; the id of the first.
+fn insert_passages(
+    tx: &Transaction,
+    meeting: i64,
+    passages: &[NewPassage],
+) -> StoreResult<Option<i64>> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO passages (meeting, source, start_ms, end_ms, note, item, scale, vector) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
+    let mut first = None;
     for passage in passages {
         let (source, note, item) = match passage.source {
             PassageSource::Transcript => ("transcript", None, 0),
@@ -230,8 +237,9 @@ fn insert_passages(tx: &Transaction, meeting: i64, passages: &[NewPassage]) -> S
             f64::from(passage.scale),
             passage.vector
         ])?;
+        first.get_or_insert(tx.last_insert_rowid());
     }
-    Ok(())
+    Ok(first)
 }
 
 fn source(db: &Connection, meeting: i64) -> StoreResult<EmbeddingSource> {

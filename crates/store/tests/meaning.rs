@@ -66,7 +66,7 @@ fn ready_meetings_wait_for_embedding_until_their_passages_are_saved() {
             &[passage(0, 19_000, PassageSource::Transcript)],
         )
         .expect("save");
-    assert!(saved);
+    assert!(saved.is_some());
     assert_eq!(store.meaning_progress().expect("progress").remaining, 0);
     assert!(store.next_to_embed().expect("read").is_none());
     let vectors = store.passage_vectors_after(0, 10).expect("vectors");
@@ -100,7 +100,7 @@ fn a_change_while_embedding_keeps_the_meeting_dirty_and_deletion_takes_the_passa
         )
         .expect("segment");
     let stale = [passage(0, 9_000, PassageSource::Transcript)];
-    assert!(!store.save_passages(source.meeting, source.version, &stale).expect("save"));
+    assert!(store.save_passages(source.meeting, source.version, &stale).expect("save").is_none());
     assert!(store.passage_vectors_after(0, 10).expect("vectors").is_empty());
     let again = store.next_to_embed().expect("read").expect("still dirty");
     let note = NoteRecord {
@@ -111,13 +111,13 @@ fn a_change_while_embedding_keeps_the_meeting_dirty_and_deletion_takes_the_passa
         written_by: None,
         fallback: None,
     };
-    assert!(store
+    let first = store
         .save_passages(
             again.meeting,
             again.version,
-            &[passage(0, 9_000, PassageSource::Transcript)]
+            &[passage(0, 9_000, PassageSource::Transcript)],
         )
-        .expect("save"));
+        .expect("save");
     store.put_note(&id, &note, 9).expect("note");
     let after_note = store.next_to_embed().expect("read").expect("a new note makes it dirty");
     assert_eq!(after_note.notes.len(), 1);
@@ -126,9 +126,12 @@ fn a_change_while_embedding_keeps_the_meeting_dirty_and_deletion_takes_the_passa
         passage(0, 9_000, PassageSource::Transcript),
         passage(0, 0, PassageSource::Note { note: note_seq, item: 0 }),
     ];
-    assert!(store.save_passages(after_note.meeting, after_note.version, &passages).expect("save"));
+    let second =
+        store.save_passages(after_note.meeting, after_note.version, &passages).expect("save");
     let kept = store.passage_vectors_after(0, 10).expect("vectors");
     assert_eq!(kept.len(), 2, "the earlier passages were replaced");
+    assert_eq!(second, Some(kept[0].passage), "the first new id");
+    assert!(first.is_some_and(|first| first < kept[0].passage));
     let shown = store.passages(&[kept[1].passage]).expect("passages");
     assert!(
         matches!(&shown[0].content, PassageContent::Note { markdown, item: 0, .. } if markdown == "- We move in May")

@@ -324,6 +324,7 @@ test('while older meetings are embedded the library says so; without the model t
   await settled(page);
   await expect(page.getByText('Finding meaning in 2 older meetings…')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'By meaning' })).toBeChecked();
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'library-meaning-pending-1280-light.png') });
 
   // Health reads again while meetings wait: the line goes when they are done.
   health = (body) => body;

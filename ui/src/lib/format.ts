@@ -1,5 +1,5 @@
 // Words and numbers for people: app names, dates, durations, sizes, states, note kinds,
-// who wrote notes and how their writing goes.
+// who wrote notes and how their writing goes, who answered a question.
 const APP_NAMES: Record<string, string> = {
   google_meet: 'Google Meet',
   zoom: 'Zoom',

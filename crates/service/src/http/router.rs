@@ -55,6 +55,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::ExportReply,
         recorder_api_types::NotesModelList, recorder_api_types::NotesModelInstallRequest,
         recorder_api_types::NotesModelAddRequest,
+        recorder_api_types::SearchMode,
     )),
     tags((name = "meetings"), (name = "search"), (name = "recording"), (name = "events"), (name = "pairing"), (name = "system"))
 )]

@@ -18,6 +18,8 @@ use crate::state::AppState;
 const BATCH: usize = 16;
 /// How often an idle embedder looks for work.
 const IDLE: Duration = Duration::from_secs(2);
+/// How often an idle embedder checks the index for deleted passages.
+const PRUNE_EVERY: Duration = Duration::from_secs(60);
 
 /// Runs until the service shuts down.
 pub async fn run(state: AppState) {
@@ -37,6 +39,7 @@ pub async fn run(state: AppState) {
 fn work(state: &AppState) {
     lower_priority();
     let shutdown = &state.core.shutdown;
+    let mut pruned = Instant::now();
     while !shutdown.is_cancelled() {
         if recording(state) || !state.models.meaning.installed() {
             pause(state, IDLE);
@@ -48,7 +51,15 @@ fn work(state: &AppState) {
         };
         match state.core.store.next_to_embed() {
             Ok(Some(source)) => embed_meeting(state, &embedder, source),
-            Ok(None) => pause(state, IDLE),
+            Ok(None) => {
+                if pruned.elapsed() > PRUNE_EVERY {
+                    pruned = Instant::now();
+                    if let Err(error) = state.models.meaning.prune(&state.core.store) {
+                        tracing::warn!(%error, "search by meaning: cannot check the index");
+                    }
+                }
+                pause(state, IDLE)
+            }
             Err(error) => {
                 tracing::error!(%error, "search by meaning: cannot read what to embed");
                 pause(state, Duration::from_secs(5));
@@ -74,13 +85,18 @@ fn embed_meeting(state: &AppState, embedder: &Embedder, source: EmbeddingSource)
         passage.vector = quantized.bytes();
     }
     match state.core.store.save_passages(source.meeting, source.version, &kept) {
-        Ok(saved) => tracing::debug!(
+        Ok(saved) => {
+            if let Some(first) = saved {
+                state.models.meaning.forget_meeting(source.meeting, first);
+            }
+            tracing::debug!(
             meeting = %source.meeting_id,
             passages = kept.len(),
-            saved,
+            saved = saved.is_some(),
             ms = started.elapsed().as_millis() as u64,
             "search by meaning: meeting embedded"
-        ),
+            )
+        }
         Err(error) => {
             tracing::error!(%error, "search by meaning: cannot save passages");
             pause(state, Duration::from_secs(5));

@@ -86,6 +86,25 @@ impl Meaning {
         }
     }
 
+    /// Forgets a meeting's passages older than `below`: they were just
+    /// replaced (the new ones come with the next catch-up, or already did).
+    pub fn forget_meeting(&self, meeting: i64, below: i64) {
+        self.index.write().unwrap_or_else(|p| p.into_inner()).forget_meeting(meeting, below);
+    }
+
+    /// Reads the index again from the store when it holds many passages the
+    /// store no longer has (deleted meetings), so they stop taking the
+    /// candidates' places (blocking: one count).
+    pub fn prune(&self, store: &Store) -> StoreResult<()> {
+        let (kept, _) = store.passage_totals()?;
+        let mut index = self.index.write().unwrap_or_else(|p| p.into_inner());
+        if index.len() as i64 > kept + kept / 10 + 100 {
+            tracing::info!(held = index.len(), kept, "search by meaning: index read again");
+            index.clear();
+        }
+        Ok(())
+    }
+
     /// Candidate passages by their sign codes (see `recorder_embed::index`).
     pub fn nearest(&self, code: &Code, scope: Scope, wanted: usize) -> Vec<i64> {
         self.index.read().unwrap_or_else(|p| p.into_inner()).nearest(code, scope, wanted)

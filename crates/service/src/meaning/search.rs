@@ -7,6 +7,7 @@ use recorder_embed::fusion;
 use recorder_embed::index::Scope;
 use recorder_store::{HitSource, PassageContent, SearchHit};
 
+use crate::meaning::answer::RELEVANT;
 use crate::meaning::retrieve::{self, Found};
 use crate::state::AppState;
 
