@@ -14,7 +14,8 @@ use crate::state::AppState;
 /// Characters of a passage a result shows.
 const SNIPPET: usize = 240;
 
-/// The `limit` passages nearest `q` (blocking); empty without the model.
+/// The `limit` passages nearest `q` (blocking), those on another subject
+/// left out; empty without the model.
 pub fn by_meaning(
     state: &AppState,
     q: &str,
@@ -22,7 +23,12 @@ pub fn by_meaning(
 ) -> recorder_store::StoreResult<Vec<Found>> {
     let Some(embedder) = state.models.meaning.embedder() else { return Ok(Vec::new()) };
     let vector = embedder.embed(&[q]).remove(0);
-    retrieve::nearest(&state.core.store, &state.models.meaning, &vector, Scope::default(), limit)
+    let store = &state.core.store;
+    let mut found =
+        retrieve::nearest(store, &state.models.meaning, &vector, Scope::default(), limit)?;
+    // Passages on another subject are not results.
+    found.retain(|f| f.score >= RELEVANT);
+    Ok(found)
 }
 
 /// A passage as a search hit: the passage's span and main speaker, its text
