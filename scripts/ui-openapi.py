@@ -19,6 +19,8 @@ MOVED = {
     "/v1/policy": "/ui/policy",
     "/v1/recording/marker": "/ui/recording/marker",
     "/v1/search": "/ui/search",
+    "/v1/search/meetings": "/ui/search/meetings",
+    "/v1/ask": "/ui/ask",
     "/v1/settings": "/ui/settings/effective",
     "/v1/templates": "/ui/templates",
 }
