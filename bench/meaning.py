@@ -153,6 +153,13 @@ def seed_archive(data: pathlib.Path, meetings: int) -> None:
     marker.write_text(expected)
 
 
+def read_pool(data: pathlib.Path) -> list[tuple[float, bytes]]:
+    db = sqlite3.connect(data / "recorder.db")
+    pool = db.execute("SELECT scale, vector FROM passages WHERE source = 'transcript'").fetchall()
+    db.close()
+    return pool
+
+
 def embedding_cost() -> tuple[list[str], list[tuple[float, bytes]]]:
     data = ROOT / "bench/out/meaning-pool"
     seed_archive(data, POOL_MEETINGS)
@@ -188,22 +195,29 @@ def embedding_cost() -> tuple[list[str], list[tuple[float, bytes]]]:
 
 # 3. Scale --------------------------------------------------------------------
 
-def add_passages(data: pathlib.Path, pool: list[tuple[float, bytes]]) -> tuple[float, float, int]:
+def sizes(path: pathlib.Path) -> tuple[float, float]:
+    """The database's MB and the MB of its passages (table and index), by dbstat."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    total = db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
+    passages = db.execute("SELECT coalesce(sum(pgsize), 0) FROM dbstat "
+                          "WHERE name IN ('passages', 'passages_meeting')").fetchone()[0]
+    db.close()
+    return total / 1e6, passages / 1e6
+
+
+def add_passages(data: pathlib.Path, pool: list[tuple[float, bytes]]) -> int:
     """Gives every meeting 120 transcript passages with pool vectors; returns
-    the database MB before and after, and the passages written."""
+    the passages written."""
     path = data / "recorder.db"
     db = sqlite3.connect(path)
     have = db.execute("SELECT count(*) FROM passages").fetchone()[0]
     meetings = [row[0] for row in db.execute("SELECT seq FROM meetings ORDER BY seq")]
     if have >= len(meetings) * PASSAGES_PER_HOUR:
-        before = float((data / ".bench-before-mb").read_text())
         db.close()
-        return before, file_mb(path), have
+        return have
     db.execute("DELETE FROM passages")
     db.commit()
-    db.execute("VACUUM")
-    before = file_mb(path)
-    (data / ".bench-before-mb").write_text(str(before))
     log(f"{data}: writing {len(meetings) * PASSAGES_PER_HOUR} passages")
     began = time.perf_counter()
     k = 0
@@ -222,16 +236,7 @@ def add_passages(data: pathlib.Path, pool: list[tuple[float, bytes]]) -> tuple[f
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
     log(f"written in {time.perf_counter() - began:.0f} s")
-    return before, file_mb(path), k
-
-
-def file_mb(path: pathlib.Path) -> float:
-    total = 0
-    for suffix in ("", "-wal"):
-        p = pathlib.Path(str(path) + suffix)
-        if p.exists():
-            total += p.stat().st_size
-    return total / 1e6
+    return k
 
 
 def series(client: ab.Client, name: str, paths, requests: int) -> tuple[float | None, float | None]:
@@ -245,12 +250,13 @@ def series(client: ab.Client, name: str, paths, requests: int) -> tuple[float | 
 def scale(size: int, pool, requests: int) -> dict[str, str]:
     data = ROOT / f"bench/out/meaning-{size}"
     seed_archive(data, size)
-    before, after, passages = add_passages(data, pool)
+    passages = add_passages(data, pool)
+    total, kept = sizes(data / "recorder.db")
     add_model(data)
     service, client = started(data)
     result: dict[str, str] = {"meetings": str(size), "passages": f"{passages:,}"}
-    result["database MB without / with passages"] = f"{before:,.0f} / {after:,.0f}"
-    result["**index share of the database**"] = f"**{100 * (after - before) / after:.1f} %**"
+    result["database MB / of which passages (vectors, ids, spans) MB"] = f"{total:,.0f} / {kept:,.0f}"
+    result["**index share of the database**"] = f"**{100 * kept / total:.1f} %**"
     began = time.perf_counter()
     client.get_json(f"/v1/search?q={quote('warm up')}&mode=meaning&limit=1")
     result["first search by meaning (model load + index read)"] = f"{time.perf_counter() - began:.2f} s"
@@ -297,6 +303,8 @@ def main() -> int:
     parser.add_argument("--scale", type=int, action="append", default=[])
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--index-sizes", type=int, nargs="*", default=[240_000, 2_400_000])
+    parser.add_argument("--scale-only", action="store_true",
+                        help="only the scale rows, from the pool an earlier run embedded")
     parser.add_argument("--out", default=str(ROOT / "bench/out/meaning.md"))
     args = parser.parse_args()
     if not MODEL_ZIP.exists():
@@ -305,17 +313,22 @@ def main() -> int:
     lines = [f"# Search by meaning and asking ({time.strftime('%Y-%m-%d')})", "",
              f"`bench/meaning.py` on this machine: {ab.cpu_count()} CPUs ({ab.cpu_model()}), "
              f"revision {ab.git_revision()}, release build.", ""]
-    lines += ["## Retrieval quality", "",
-              f"{len(SET)} short meetings (bench/fixtures/meaning_set.json); each question shares no "
-              "content word with its meeting. Rank of the right meeting in `GET /v1/search/meetings`.", ""]
-    lines += quality() + [""]
-    rows, pool = embedding_cost()
-    lines += ["## Embedding cost", ""] + rows + [""]
-    lines += ["## The vector index, by measurement", "",
-              "`crates/embed/examples/index_bench.rs`: exact search over every int8 vector against "
-              "the binary index with its int8 re-rank (what the service uses), in memory, on vectors "
-              "made from the pool's real embeddings with noise; 50 queries.", ""]
-    lines += index_bench(pool, args.index_sizes) + [""]
+    if args.scale_only:
+        pool = read_pool(ROOT / "bench/out/meaning-pool")
+        if not pool:
+            raise SystemExit("no pool yet: run without --scale-only first")
+    else:
+        lines += ["## Retrieval quality", "",
+                  f"{len(SET)} short meetings (bench/fixtures/meaning_set.json); each question shares no "
+                  "content word with its meeting. Rank of the right meeting in `GET /v1/search/meetings`.", ""]
+        lines += quality() + [""]
+        rows, pool = embedding_cost()
+        lines += ["## Embedding cost", ""] + rows + [""]
+        lines += ["## The vector index, by measurement", "",
+                  "`crates/embed/examples/index_bench.rs`: exact search over every int8 vector against "
+                  "the binary index with its int8 re-rank (what the service uses), in memory, on vectors "
+                  "made from the pool's real embeddings with noise; 50 queries.", ""]
+        lines += index_bench(pool, args.index_sizes) + [""]
     if args.scale:
         results = [scale(size, pool, args.requests) for size in args.scale]
         lines += ["## Scale", "",
