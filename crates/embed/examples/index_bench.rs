@@ -36,7 +36,8 @@ fn main() {
 
 fn row(pool: &[Vec<f32>], size: usize) {
     let mut rng = Noise(0x9e37_79b9_7f4a_7c15 ^ size as u64);
-    let stored: Vec<Quantized> = (0..size).map(|i| Quantized::of(&rng.near(&pool[i % pool.len()], 0.35))).collect();
+    let stored: Vec<Quantized> =
+        (0..size).map(|i| Quantized::of(&rng.near(&pool[i % pool.len()], 0.35))).collect();
     let mut index = Index::default();
     index.extend(stored.iter().enumerate().map(|(i, q)| Entry {
         passage: i as i64,
@@ -44,7 +45,8 @@ fn row(pool: &[Vec<f32>], size: usize) {
         started_at: 0,
         code: q.code(),
     }));
-    let queries: Vec<Vec<f32>> = (0..QUERIES).map(|i| rng.near(&pool[(i * 7919) % pool.len()], 0.5)).collect();
+    let queries: Vec<Vec<f32>> =
+        (0..QUERIES).map(|i| rng.near(&pool[(i * 7919) % pool.len()], 0.5)).collect();
     let (mut exact_ms, mut binary_ms, mut found) = (0.0, 0.0, 0usize);
     for query in &queries {
         let began = Instant::now();
@@ -52,7 +54,8 @@ fn row(pool: &[Vec<f32>], size: usize) {
         exact_ms += began.elapsed().as_secs_f64() * 1000.0;
         let began = Instant::now();
         let candidates = index.nearest(&quantize::code(query), Scope::default(), CANDIDATES);
-        let reranked = top(candidates.iter().map(|&p| (p as usize, stored[p as usize].dot(query))), 10);
+        let reranked =
+            top(candidates.iter().map(|&p| (p as usize, stored[p as usize].dot(query))), 10);
         binary_ms += began.elapsed().as_secs_f64() * 1000.0;
         found += reranked.iter().filter(|p| exact.contains(p)).count();
     }
