@@ -3,12 +3,13 @@
 //! (`meaning_dirty`, kept by triggers), and the reads a search by meaning
 //! needs. The embedding itself is the service's; this knows only bytes.
 
-use recorder_domain::{Channel, MeetingId, NoteId};
+use recorder_domain::{MeetingId, NoteId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use crate::index::IndexProgress;
-use crate::rows::{meeting_seq, speaker_label};
-use crate::{SegmentRecord, StoreError, StoreResult};
+use crate::parts::segment_records;
+use crate::rows::meeting_seq;
+use crate::{SegmentRecord, StoreResult};
 
 /// What a meeting's passages are made from, read in one snapshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -249,7 +250,7 @@ fn source(db: &Connection, meeting: i64) -> StoreResult<EmbeddingSource> {
              WHERE m.seq = ?1",
         )?
         .query_row([meeting], |row| Ok((row.get(0)?, row.get(1)?)))?;
-    let lines = lines_of(db, meeting, None)?;
+    let lines = segment_records(db, meeting, None)?;
     let notes = db
         .prepare_cached("SELECT seq, content_md FROM notes WHERE meeting = ?1 ORDER BY seq")?
         .query_map([meeting], |row| Ok((row.get(0)?, row.get(1)?)))?
@@ -262,37 +263,6 @@ fn source(db: &Connection, meeting: i64) -> StoreResult<EmbeddingSource> {
         lines,
         notes,
     })
-}
-
-/// A meeting's lines (those starting within `span` when given), in time order.
-fn lines_of(
-    db: &Connection,
-    meeting: i64,
-    span: Option<(i64, i64)>,
-) -> StoreResult<Vec<SegmentRecord>> {
-    let (from, to) = span.unwrap_or((i64::MIN, i64::MAX));
-    let mut query = db.prepare_cached(
-        "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
-         LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
-         WHERE s.meeting = ?1 AND s.start_ms >= ?2 AND s.start_ms <= ?3 ORDER BY s.start_ms, s.seq",
-    )?;
-    let rows = query.query_map(params![meeting, from, to], |row| {
-        let channel: String = row.get(0)?;
-        Ok((
-            channel,
-            row.get(1)?,
-            row.get(2)?,
-            row.get(3)?,
-            speaker_label(row.get(4)?, row.get(5)?),
-        ))
-    })?;
-    rows.map(|row| {
-        let (channel, start_ms, end_ms, text, speaker) = row?;
-        let channel = Channel::parse(&channel)
-            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-        Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
-    })
-    .collect()
 }
 
 fn passage_record(db: &Connection, passage: i64) -> StoreResult<Option<PassageRecord>> {
@@ -338,7 +308,7 @@ fn passage_record(db: &Connection, passage: i64) -> StoreResult<Option<PassageRe
             PassageContent::Note { note_id: note_id.into(), markdown, item }
         }
         ("note", _, _) => return Ok(None),
-        _ => PassageContent::Transcript(lines_of(db, meeting, Some((start_ms, end_ms)))?),
+        _ => PassageContent::Transcript(segment_records(db, meeting, Some((start_ms, end_ms)))?),
     };
     Ok(Some(PassageRecord {
         passage,

@@ -91,26 +91,7 @@ impl crate::Store {
     }
 
     pub fn segments(&self, meeting_id: &MeetingId) -> StoreResult<Vec<SegmentRecord>> {
-        self.read(|db| {
-            let seq = meeting_seq(db, meeting_id)?;
-            let mut query = db.prepare_cached(
-                "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
-                 LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
-                 WHERE s.meeting = ?1 ORDER BY s.start_ms, s.seq",
-            )?;
-            let rows = query.query_map([seq], |row| {
-                let channel: String = row.get(0)?;
-                let speaker = speaker_label(row.get(4)?, row.get(5)?);
-                Ok((channel, row.get(1)?, row.get(2)?, row.get(3)?, speaker))
-            })?;
-            rows.map(|row| {
-                let (channel, start_ms, end_ms, text, speaker) = row?;
-                let channel = Channel::parse(&channel)
-                    .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-                Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
-            })
-            .collect()
-        })
+        self.read(|db| segment_records(db, meeting_seq(db, meeting_id)?, None))
     }
 
     /// Adds a note, replacing an earlier note of the same kind (and template).
@@ -316,4 +297,35 @@ pub(crate) fn insert_staged_rows(
         meeting,
         segments,
     )
+}
+
+/// A meeting's lines (those starting within `span` when given), in time order.
+pub(crate) fn segment_records(
+    db: &Connection,
+    meeting: i64,
+    span: Option<(i64, i64)>,
+) -> StoreResult<Vec<SegmentRecord>> {
+    let (from, to) = span.unwrap_or((i64::MIN, i64::MAX));
+    let mut query = db.prepare_cached(
+        "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
+         LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
+         WHERE s.meeting = ?1 AND s.start_ms >= ?2 AND s.start_ms <= ?3 ORDER BY s.start_ms, s.seq",
+    )?;
+    let rows = query.query_map(params![meeting, from, to], |row| {
+        let channel: String = row.get(0)?;
+        Ok((
+            channel,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            speaker_label(row.get(4)?, row.get(5)?),
+        ))
+    })?;
+    rows.map(|row| {
+        let (channel, start_ms, end_ms, text, speaker) = row?;
+        let channel = Channel::parse(&channel)
+            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
+        Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
+    })
+    .collect()
 }
