@@ -19,7 +19,8 @@
 # Work files, logs (segments of every run) and results.json: bench/out/stt.
 #
 # Environment:
-#   BENCH_STT_THREADS       thread counts for tiny.en     (default "1 2")
+#   BENCH_STT_THREADS       the cores compared, as one state with them all and as one
+#                           state a core (default "2"; the largest of a list is used)
 #   BENCH_STT_BASE_THREADS  thread counts for base        (default "2"; "" skips base)
 #   BENCH_STT_REPORT        report path (default bench/results/stt-YYYY-MM-DD.md)
 #   BENCH_STT_QUIET_WAIT    before each run, wait up to this many seconds for other
@@ -40,7 +41,7 @@ say() { echo "[stt.sh] $*" >&2; }
 OUT="$ROOT/bench/out/stt"
 MODELS="${RECORDER_TEST_MODELS:-$ROOT/target/test-models}"
 VENV="$ROOT/bench/.venv"
-THREADS="${BENCH_STT_THREADS:-1 2}"
+THREADS="${BENCH_STT_THREADS:-2}"
 BASE_THREADS="${BENCH_STT_BASE_THREADS-2}"
 REPORT="${BENCH_STT_REPORT:-$ROOT/bench/results/stt-$(date +%F).md}"
 mkdir -p "$OUT" "$MODELS/download"

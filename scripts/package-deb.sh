@@ -68,7 +68,7 @@ Architecture: $arch
 Maintainer: recorder developers <recorder@localhost>
 Installed-Size: $size
 Depends: $depends
-Recommends: pipewire-pulse | pulseaudio, ffmpeg, xdg-utils
+Recommends: pipewire-pulse | pulseaudio, ffmpeg, xdg-utils, mesa-vulkan-drivers
 Section: sound
 Priority: optional
 Description: local-first meeting recorder
@@ -77,6 +77,8 @@ Description: local-first meeting recorder
  every byte here. recorder-desktop is the app (window and tray icon);
  recorder serve runs the service alone (systemctl --user enable --now
  recorder); recorder-gateway lets AI agents in over MCP and A2A.
+ Transcription uses a GPU (Intel, AMD or NVIDIA, through Vulkan: Mesa's
+ drivers or the GPU vendor's) where there is one, else the CPU.
 CONTROL
 install -m 755 packaging/debian/postinst packaging/debian/postrm "$root/DEBIAN/"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$root.deb" >/dev/null

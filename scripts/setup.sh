@@ -7,7 +7,8 @@
 # (schemathesis; the MCP and A2A clients and pytest for the gateway) in .venv,
 # Node's npm and Chromium for the web app, whose packages it installs and
 # which it builds (ui/dist, embedded by `recorder`), and the desktop app's
-# WebKitGTK, tray and test display (Xvfb). Safe to run again: it skips what is there.
+# WebKitGTK, tray and test display (Xvfb), and whisper.cpp's Vulkan build
+# (glslc, the Vulkan loader and headers, Mesa's drivers). Safe to run again: it skips what is there.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
 # espeak-ng sox python node` (and Chromium for the browser tests); capture uses Core Audio (nothing to install), and the
 # sound-server tests are Linux-only. The Rust toolchain (rustup,
@@ -59,6 +60,12 @@ command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 # The web app's browser tests drive Debian's Chromium (never a downloaded one).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
 command -v firefox-esr >/dev/null 2>&1 || need_apt+=(firefox-esr)
+# whisper.cpp's Vulkan backend (transcription on a GPU): the shader compiler
+# and the loader to build and link against, and Mesa's Vulkan drivers, whose
+# software device (lavapipe) the GPU path is tested on.
+command -v glslc >/dev/null 2>&1 || need_apt+=(glslc)
+[ -e /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
+ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -74,6 +81,9 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2
   exit 1
 fi
+# Vulkan headers new enough for ggml-vulkan, in target/vulkan-sdk (Debian 12's
+# are too old; see the script).
+scripts/vulkan-headers.sh
 
 # Python test tools: schemathesis (API fuzzing), and for the gateway's tests the
 # official MCP SDK, a2a-sdk (the A2A v0.3 client), httpx-sse (our own early-A2A

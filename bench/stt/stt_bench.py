@@ -156,6 +156,8 @@ def run(config: dict, setup: dict, logs: Path) -> dict:
             command.append(setup["silero"])
         if config["decoding"].startswith("beam"):
             command += ["--beam", config["decoding"].split()[1]]
+        if config.get("workers", 1) > 1:
+            command += ["--workers", str(config["workers"])]
     else:
         command = [setup["fw_python"], setup["fw_run"], config["model"], audio,
                    str(config["threads"]), config["compute"], config["mode"]]
@@ -180,10 +182,14 @@ def run(config: dict, setup: dict, logs: Path) -> dict:
 
 
 def configurations(setup: dict) -> list[dict]:
+    """Ours as one whisper state with every thread (1×N) and as one state a
+    core with one thread each (N×1), against faster-whisper int8 with the
+    same threads, greedy and with its defaults (beam 5); our beam search at
+    2, 3 and 5 candidates with the parallel workers."""
     m = setup["models"]
     top = max(setup["threads"])
-    fw = {"engine": "fw", "mode": "greedy", "compute": "int8"}
-    ours = {"engine": "ours", "decoding": "greedy", "vad": True}
+    fw = {"engine": "fw", "mode": "greedy", "compute": "int8", "workers": 1}
+    ours = {"engine": "ours", "decoding": "greedy", "vad": True, "workers": 1}
     tiny_ours = {**ours, "weights": "tiny.en q8_0", "model": m["tiny_q8"]}
     tiny_fw = {**fw, "weights": "tiny.en int8", "model": m["tiny_ct2"]}
     out = []
@@ -191,33 +197,27 @@ def configurations(setup: dict) -> list[dict]:
     def add(file, threads, *configs):
         out.extend({**c, "file": file, "threads": threads} for c in configs)
 
-    for file in ("speech", "silence"):
-        for threads in setup["threads"]:
-            add(file, threads,
-                tiny_ours,
-                {**tiny_ours, "vad": False},
-                {**tiny_ours, "weights": "tiny.en f16", "model": m["tiny_f16"]},
-                tiny_fw,
-                {**tiny_fw, "weights": "tiny.en float32", "compute": "float32"})
-            if file == "silence":
-                add(file, threads, {**tiny_fw, "vad": True})
-        # What lost: q4_0 weights (faster, 3 WER points worse on tiny.en).
-        add(file, top, {**tiny_ours, "weights": "tiny.en q4_0", "model": m["tiny_q4"]})
-        # Beam search both sides (faster-whisper as it comes: beam 5, previous text as prompt).
-        add(file, top, {**tiny_ours, "decoding": "beam 5"}, {**tiny_fw, "mode": "default"})
-    # Quick turns: a two-person call.
-    add("dialogue", top, tiny_ours, {**tiny_ours, "decoding": "beam 5"}, tiny_fw, {**tiny_fw, "vad": True},
-        {**tiny_fw, "mode": "default"})
+    def spread(config):  # the same cores as one state a core
+        return {**config, "workers": top, "threads": 1}
+
+    for file in ("speech", "silence", "dialogue"):
+        add(file, top, tiny_ours, tiny_fw, {**tiny_fw, "mode": "default"})
+        out.append(spread({**tiny_ours, "file": file}))
+        if file != "silence":
+            for beam in (2, 3, 5):
+                out.append(spread({**tiny_ours, "file": file, "decoding": f"beam {beam}"}))
     if m.get("base_q8"):
         base_ours = {**ours, "weights": "base q8_0", "model": m["base_q8"]}
         base_fw = {**fw, "weights": "base int8", "model": m["base_ct2"]}
-        for threads in setup["base_threads"]:
-            add("speech", threads, base_ours, base_fw)
-        if "hour" in setup["files"]:
-            add("hour", max(setup["base_threads"]), base_ours, base_fw)
+        for file in ("speech", "hour") if "hour" in setup["files"] else ("speech",):
+            add(file, top, base_ours, base_fw)
+            out.append(spread({**base_ours, "file": file}))
+        add("speech", top, {**base_fw, "mode": "default"})
+        out.append(spread({**base_ours, "file": "speech", "decoding": "beam 5"}))
     for c in out:
         c["label"] = engine_label(c)
-        c["name"] = re.sub(r"[^a-z0-9.]+", "-", f"{c['file']} {c['label']} {c['weights']} t{c['threads']}".lower())
+        c["name"] = re.sub(r"[^a-z0-9.]+", "-",
+                           f"{c['file']} {c['label']} {c['weights']} {c['workers']}x{c['threads']}".lower())
     return out
 
 
@@ -240,44 +240,32 @@ def find(results, **match):
     return None
 
 
-def summary(results, file, threads) -> list[str]:
+def summary(results, file) -> list[str]:
+    """Per model: our best layout against faster-whisper greedy at the same
+    cores, and what beam search costs and gains."""
     lines = []
-    ours_label = engine_label({"engine": "ours", "decoding": "greedy", "vad": True})
+    greedy = engine_label({"engine": "ours", "decoding": "greedy", "vad": True})
     for model in ("tiny.en", "base"):
-        ratios, wers, rss = [], [], ""
-        for t in threads:
-            ours = find(results, file=file, label=ours_label, weights=f"{model} q8_0", threads=t)
-            fw = find(results, file=file, label="faster-whisper greedy", weights=f"{model} int8", threads=t)
-            if not ours or not fw:
-                continue
-            ratios.append(f"{ours['rtf'] / fw['rtf']:.2f}× at {t} thread{'s' if t > 1 else ''}")
-            rss = f"{ours['peak_rss_mib']:.0f} vs {fw['peak_rss_mib']:.0f} MiB"  # at the most threads
-            wers.append(f"{ours['wer'] - fw['wer']:+.1f} points ({ours['wer']:.1f} % vs {fw['wer']:.1f} %)")
-        if ratios:
-            lines.append(
-                f"- **{file}, {model}**: RTF ours (q8_0, Silero) / faster-whisper int8 = {', '.join(ratios)} "
-                f"(below 1 = ours faster); peak RSS {rss}; "
-                f"WER ours − theirs {'; '.join(dict.fromkeys(wers))}."
-            )
-        beam = find(results, file=file, label=engine_label({"engine": "ours", "decoding": "beam 5", "vad": True}),
-                    weights=f"{model} q8_0")
-        greedy = beam and find(results, file=file, label=ours_label, weights=f"{model} q8_0", threads=beam["threads"])
-        fw_beam = find(results, file=file, label="faster-whisper defaults (beam 5)", weights=f"{model} int8")
-        if beam and greedy:
-            theirs = f"; faster-whisper's beam 5: RTF {fw_beam['rtf']:.3f}, WER {fw_beam['wer']:.1f} %" if fw_beam else ""
-            lines.append(
-                f"- **{file}, {model}, decoding modes** at {beam['threads']} threads: ours greedy RTF "
-                f"{greedy['rtf']:.3f}, WER {greedy['wer']:.1f} %; ours beam 5 RTF {beam['rtf']:.3f}, "
-                f"WER {beam['wer']:.1f} %{theirs}."
-            )
-        vad = [r for r in results if r["file"] == file and r["label"] == "faster-whisper greedy + Silero VAD"]
-        for fw in vad if model == "tiny.en" else []:
-            ours = find(results, file=file, label=ours_label, weights="tiny.en q8_0", threads=fw["threads"])
-            if ours:
-                lines.append(
-                    f"- **{file}, tiny.en, both with VAD** at {fw['threads']} thread(s): RTF ratio "
-                    f"{ours['rtf'] / fw['rtf']:.2f}×; WER {ours['wer']:.1f} % vs {fw['wer']:.1f} %."
-                )
+        fw = find(results, file=file, label="faster-whisper greedy", weights=f"{model} int8")
+        mine = [r for r in results if r["file"] == file and r["label"] == greedy and r["weights"] == f"{model} q8_0"]
+        if not fw or not mine:
+            continue
+        parts = [f"{r['workers']}×{r['threads']}: {r['rtf'] / fw['rtf']:.2f}× its time, "
+                 f"{r['peak_rss_mib']:.0f} MiB, WER {r['wer']:.1f} %" for r in mine]
+        lines.append(
+            f"- **{file}, {model}**, against faster-whisper int8 greedy at {fw['threads']} threads "
+            f"(RTF {fw['rtf']:.3f}, {fw['peak_rss_mib']:.0f} MiB, WER {fw['wer']:.1f} %): "
+            + "; ".join(parts) + " (below 1× = ours faster)."
+        )
+        beams = [r for r in results if r["file"] == file and r["weights"] == f"{model} q8_0"
+                 and r["label"].startswith("ours (beam")]
+        spread = [r for r in mine if r["workers"] > 1]
+        if beams and spread:
+            base = spread[0]
+            parts = [f"{r['label'].split('(')[1].split(' +')[0]}: RTF {r['rtf']:.3f} "
+                     f"({r['rtf'] / base['rtf']:.2f}× greedy), WER {r['wer']:.1f} %" for r in beams]
+            lines.append(f"- **{file}, {model}, beam search** at {base['workers']}×1 (greedy RTF "
+                         f"{base['rtf']:.3f}, WER {base['wer']:.1f} %): " + "; ".join(parts) + ".")
     return lines
 
 
@@ -296,18 +284,18 @@ def report(results, setup, started, finished, load_before, load_after) -> str:
     lines += [f"- {note}" for note in setup.get("notes", [])]
     lines += [
         "",
-        "| file | engine | weights | threads | RTF | peak RSS MiB | load ms | WER % |",
+        "| file | engine | weights | workers × threads | RTF | peak RSS MiB | load ms | WER % |",
         "|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         flag = " †" if r["others"] > QUIET_CORES else ""
         lines.append(
-            f"| {r['file']} | {r['label']} | {r['weights']} | {r['threads']} | {r['rtf']:.3f}{flag} | "
+            f"| {r['file']} | {r['label']} | {r['weights']} | {r['workers']} × {r['threads']} | {r['rtf']:.3f}{flag} | "
             f"{r['peak_rss_mib']:.0f} | {r['load_ms']:.0f} | {r['wer']:.1f} |"
         )
     lines.append("")
     for file in setup["files"]:
-        lines += summary(results, file, sorted({r["threads"] for r in results}))
+        lines += summary(results, file)
     disturbed = [r for r in results if r["others"] > QUIET_CORES]
     if disturbed:
         lines += ["", "† other processes used " + ", ".join(

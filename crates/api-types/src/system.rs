@@ -20,6 +20,30 @@ pub struct Health {
     /// (Absent from services older than this field: read as unavailable.)
     #[serde(default)]
     pub meaning: MeaningIndex,
+    /// Where transcription runs. (Absent from services older than this
+    /// field.)
+    #[serde(default)]
+    pub transcription: TranscriptionDevice,
+}
+
+/// Where transcription runs: the `transcription.device` setting, what it
+/// came to on this machine, and how a file job spreads over it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct TranscriptionDevice {
+    /// The setting: `auto`, `cpu` or `gpu`.
+    pub device: String,
+    /// Where the model runs (or will, once loaded): `gpu` or `cpu`.
+    pub runs_on: String,
+    /// The GPU used, or found and not used (the setting is `cpu`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
+    /// Why it runs on the CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whisper states a file job uses at once (while no recording runs).
+    pub file_workers: u32,
+    /// Threads each of them uses.
+    pub threads_per_worker: u32,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]

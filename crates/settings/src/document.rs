@@ -108,6 +108,11 @@ pub struct Transcription {
     /// words). Beyond the contract's keys; live lines are always greedy.
     #[serde(default)]
     pub decoding: Option<String>,
+    /// Where transcription runs: `auto` (a GPU where there is one, else the
+    /// CPU; absent means auto), `cpu` or `gpu` (the CPU, with the reason
+    /// logged, where no GPU can be used). Beyond the contract's keys.
+    #[serde(default)]
+    pub device: Option<String>,
     /// Keep the voices the person names, only on this machine, to recognise
     /// them in later meetings (Settings → Speakers lists and forgets them).
     /// Beyond the contract's keys; on unless turned off.
@@ -144,6 +149,8 @@ fn on() -> bool {
 }
 
 pub const DECODINGS: [&str; 2] = ["greedy", "beam"];
+/// `transcription.device`'s values.
+pub const DEVICES: [&str; 3] = ["auto", "cpu", "gpu"];
 
 pub const PROVIDERS: [&str; 5] = ["builtin", "embedded", "local", "anthropic", "openai_compatible"];
 
@@ -467,6 +474,9 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
     if settings.transcription.decoding.as_deref().is_some_and(|d| !DECODINGS.contains(&d)) {
         return fail("transcription.decoding must be greedy or beam");
     }
+    if settings.transcription.device.as_deref().is_some_and(|d| !DEVICES.contains(&d)) {
+        return fail("transcription.device must be auto, cpu or gpu");
+    }
     if settings.transcription.final_pass_model.as_deref().is_some_and(|n| !is_model_name(n)) {
         return fail(
             "transcription.final_pass_model must be null or a model name (letters, digits, . _ -)",
@@ -572,6 +582,18 @@ mod tests {
         let error =
             base.patched(&json!({"transcription": {"decoding": "fast"}})).expect_err("enum");
         assert!(error.to_string().contains("transcription.decoding"), "{error}");
+    }
+
+    #[test]
+    fn the_device_is_auto_unless_set_to_cpu_or_gpu() {
+        let base = SettingsDocument::from_value(defaults()).expect("defaults");
+        assert_eq!(base.typed().transcription.device, None, "not written by default");
+        for device in ["auto", "cpu", "gpu"] {
+            let set = base.patched(&json!({"transcription": {"device": device}})).expect(device);
+            assert_eq!(set.typed().transcription.device.as_deref(), Some(device));
+        }
+        let error = base.patched(&json!({"transcription": {"device": "tpu"}})).expect_err("enum");
+        assert!(error.to_string().contains("transcription.device"), "{error}");
     }
 
     #[test]

@@ -60,6 +60,7 @@ fn key_name() -> impl Strategy<Value = String> {
             "cloud_base_url",
             "threads",
             "decoding",
+            "device",
             "start_at_login",
             "show_first_run_guide",
             "final_pass_model",

@@ -1,34 +1,44 @@
 //! Transcribes one audio file with the whole chain the service uses and
 //! prints the segments, the real-time factor and the peak memory. Used by the
 //! benchmark (`bench/stt.sh`) and handy by hand:
-//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--full-window] [--beam N] [--prompt TEXT]`
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--gpu]`
 //! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate.
 //! Like the service's file jobs, each chunk is encoded only as far as it fills
 //! whisper's window; `--full-window` encodes all 30 s. `--beam N`: beam search
 //! with N candidates instead of greedy decoding; `--prompt`: the words to
-//! expect, as the service gives them, e.g. "Siobhan, Krzysztof Kowalczyk.").
+//! expect, as the service gives them, e.g. "Siobhan, Krzysztof Kowalczyk.";
+//! `--workers N`: N whisper states on the same weights transcribing chunks at
+//! once, THREADS each; `--gpu`: on the GPU where there is one.)
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use recorder_stt::engine::{CallOptions, Decoding, EngineOptions, WhisperEngine};
+use recorder_stt::engine::{
+    CallOptions, Decoding, Device, EngineOptions, Transcriber, WhisperEngine,
+};
+use recorder_stt::file::Workers;
 use recorder_stt::silero::SileroModel;
 use recorder_stt::vad::Gate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut args, call, prompt) = split_flags(std::env::args().skip(1).collect())?;
-    let usage =
-        "usage: transcribe MODEL FILE [THREADS] [VAD] [--full-window] [--beam N] [--prompt TEXT]";
+    let (mut args, flags) = split_flags(std::env::args().skip(1).collect())?;
+    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--gpu]";
     let model = PathBuf::from(args.next().ok_or(usage)?);
     let file = PathBuf::from(args.next().ok_or(usage)?);
     let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
     let vad = args.next().map(|path| SileroModel::load(Path::new(&path))).transpose()?;
     let loading = Instant::now();
-    let options = EngineOptions { threads, language: Some("en".into()) };
-    let mut engine = WhisperEngine::load(&model, options)?;
-    engine.set_call(call);
-    engine.set_prompt(&prompt)?;
+    let options = EngineOptions { threads, language: Some("en".into()), device: flags.device };
+    let mut engines = vec![WhisperEngine::load(&model, options)?];
+    for _ in 1..flags.workers {
+        engines.push(engines[0].sibling()?);
+    }
+    for engine in &mut engines {
+        engine.set_call(flags.call);
+        engine.set_prompt(&flags.prompt)?;
+    }
+    let backend = engines[0].backend().to_string();
     let load_ms = loading.elapsed().as_millis();
     let started = Instant::now();
     let ffmpeg = PathBuf::from("/usr/bin/ffmpeg");
@@ -36,7 +46,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut audio_ms = 0;
     let mut text = Vec::new();
     let gate = Gate::best(vad.as_ref());
-    recorder_stt::file::transcribe(stream.as_mut(), &mut engine, gate, 0, |report| {
+    let width = || usize::MAX;
+    let engines = engines.iter_mut().map(|e| e as &mut dyn Transcriber).collect();
+    let workers = Workers::new(engines, &width);
+    recorder_stt::file::transcribe(stream.as_mut(), workers, gate, 0, |report| {
         for segment in report.segments {
             eprintln!("[{:>7} → {:>7}] {}", segment.start_ms, segment.end_ms, segment.text);
             text.push(segment.text);
@@ -48,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rtf = seconds / (audio_ms as f64 / 1000.0).max(0.001);
     let peak_kib = peak_rss_kib();
     println!(
-        "{{\"audio_s\": {:.1}, \"wall_s\": {seconds:.2}, \"rtf\": {rtf:.4}, \"load_ms\": {load_ms}, \"peak_rss_mib\": {:.1}, \"text\": {:?}}}",
+        "{{\"audio_s\": {:.1}, \"wall_s\": {seconds:.2}, \"rtf\": {rtf:.4}, \"load_ms\": {load_ms}, \"peak_rss_mib\": {:.1}, \"backend\": {backend:?}, \"text\": {:?}}}",
         audio_ms as f64 / 1000.0,
         peak_kib as f64 / 1024.0,
         text.join(" ")
@@ -56,23 +69,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-type Flags = (std::vec::IntoIter<String>, CallOptions, String);
+/// What the flags ask for.
+struct Flags {
+    call: CallOptions,
+    prompt: String,
+    workers: usize,
+    device: Device,
+}
 
-/// Positional arguments, the call options the flags ask for and the prompt.
-fn split_flags(args: Vec<String>) -> Result<Flags, Box<dyn std::error::Error>> {
-    let mut call = CallOptions { fit_window: true, ..CallOptions::default() };
-    let mut prompt = String::new();
+type Positional = std::vec::IntoIter<String>;
+
+/// Positional arguments and the flags.
+fn split_flags(args: Vec<String>) -> Result<(Positional, Flags), Box<dyn std::error::Error>> {
+    let call = CallOptions { fit_window: true, ..CallOptions::default() };
+    let mut flags = Flags { call, prompt: String::new(), workers: 1, device: Device::Cpu };
     let mut positional = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--full-window" => call.fit_window = false,
-            "--beam" => call.decoding = Decoding::Beam(args.next().ok_or("--beam N")?.parse()?),
-            "--prompt" => prompt = args.next().ok_or("--prompt TEXT")?,
+            "--full-window" => flags.call.fit_window = false,
+            "--beam" => {
+                flags.call.decoding = Decoding::Beam(args.next().ok_or("--beam N")?.parse()?)
+            }
+            "--prompt" => flags.prompt = args.next().ok_or("--prompt TEXT")?,
+            "--workers" => flags.workers = args.next().ok_or("--workers N")?.parse()?,
+            "--gpu" => flags.device = Device::Gpu,
             _ => positional.push(arg),
         }
     }
-    Ok((positional.into_iter(), call, prompt))
+    Ok((positional.into_iter(), flags))
 }
 
 fn peak_rss_kib() -> u64 {

@@ -7,6 +7,8 @@ pub mod catalogue;
 pub mod convert;
 pub mod engine;
 pub mod file;
+#[cfg(feature = "whisper")]
+mod gpu;
 pub mod hallucination;
 pub mod silero;
 pub mod speaker;

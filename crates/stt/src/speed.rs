@@ -47,9 +47,9 @@ pub fn sample() -> Result<Vec<f32>, SttError> {
 /// (whisper.cpp allocates on its first call), so only transcription counts.
 #[cfg(feature = "whisper")]
 pub fn time_model(path: &std::path::Path, threads: usize) -> Result<Timing, SttError> {
-    use crate::engine::{CallOptions, EngineOptions, Transcriber, WhisperEngine};
+    use crate::engine::{CallOptions, Device, EngineOptions, Transcriber, WhisperEngine};
     let samples = sample()?;
-    let options = EngineOptions { threads, language: Some("en".into()) };
+    let options = EngineOptions { threads, language: Some("en".into()), device: Device::Cpu };
     let mut engine = WhisperEngine::load(path, options)?;
     engine.set_call(CallOptions { fit_window: true, threads: Some(threads), ..Default::default() });
     engine.transcribe(&samples[..16_000])?;

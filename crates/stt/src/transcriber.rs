@@ -49,6 +49,54 @@ pub struct EngineOptions {
     pub threads: usize,
     /// A language code, or `None`/"auto" to detect it.
     pub language: Option<String>,
+    /// Where it should run (`transcription.device`).
+    pub device: Device,
+}
+
+/// Where transcription should run: the `transcription.device` setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Device {
+    /// On a GPU where there is one, else on the CPU.
+    #[default]
+    Auto,
+    Cpu,
+    /// On a GPU; on the CPU, with the reason said, where there is none.
+    Gpu,
+}
+
+impl Device {
+    /// The setting's value: `auto`, `cpu` or `gpu` (anything else is `auto`).
+    pub fn from_setting(value: Option<&str>) -> Self {
+        match value {
+            Some("cpu") => Device::Cpu,
+            Some("gpu") => Device::Gpu,
+            _ => Device::Auto,
+        }
+    }
+}
+
+/// Where a loaded engine runs, and why not on a GPU when it does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backend {
+    /// A GPU through Vulkan, by its name.
+    Gpu { name: String },
+    /// The CPU: because it was asked for, or because no GPU could be used.
+    Cpu { reason: String },
+}
+
+impl Backend {
+    pub fn is_gpu(&self) -> bool {
+        matches!(self, Backend::Gpu { .. })
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Backend::Gpu { name } => write!(f, "GPU ({name})"),
+            Backend::Cpu { .. } => write!(f, "CPU"),
+        }
+    }
 }
 
 /// How one call runs, beyond the engine's own options.

@@ -10,8 +10,8 @@ use whisper_rs::{
 
 use crate::spelling::Lexicon;
 use crate::transcriber::{
-    fitted_audio_ctx, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment, SttError,
-    Transcriber,
+    fitted_audio_ctx, Backend, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment,
+    SttError, Transcriber,
 };
 
 /// whisper.cpp through whisper-rs.
@@ -27,6 +27,8 @@ pub struct WhisperEngine {
     lexicon: Lexicon,
     /// The weights, shared with [`WhisperEngine::sibling`]s.
     context: Arc<WhisperContext>,
+    /// Where it runs.
+    backend: Backend,
 }
 
 /// The most prompt tokens a call carries. whisper.cpp takes up to half its
@@ -45,14 +47,20 @@ impl WhisperEngine {
         let load_error =
             |reason: String| SttError::Load { path: path.display().to_string(), reason };
         let path_text = path.to_str().ok_or_else(|| load_error("the path is not UTF-8".into()))?;
-        // Flash attention stays off (whisper-rs's default): on the CPUs we
-        // measured it saves ~70 MiB for tiny.en but is 8–24 % slower
-        // (bench/results/stt-2026-11-22.md), and memory is already far below
-        // faster-whisper's.
-        let parameters = WhisperContextParameters::default();
-        let context = WhisperContext::new_with_params(path_text, parameters)
-            .map_err(|e| load_error(e.to_string()))?;
-        let state = context.create_state().map_err(|e| load_error(e.to_string()))?;
+        let (context, state, backend) = match crate::gpu::backend_for(options.device) {
+            Backend::Gpu { name } => match load_on(path_text, true) {
+                Ok((context, state)) => (context, state, Backend::Gpu { name }),
+                Err(error) => {
+                    let reason = format!("the GPU ({name}) could not load the model: {error}");
+                    let (context, state) = load_on(path_text, false).map_err(load_error)?;
+                    (context, state, Backend::Cpu { reason })
+                }
+            },
+            cpu => {
+                let (context, state) = load_on(path_text, false).map_err(load_error)?;
+                (context, state, cpu)
+            }
+        };
         let multilingual = context.is_multilingual();
         let context = Arc::new(context);
         Ok(WhisperEngine {
@@ -63,7 +71,13 @@ impl WhisperEngine {
             prompt: Default::default(),
             lexicon: Lexicon::default(),
             context,
+            backend,
         })
+    }
+
+    /// Where it runs.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
     }
 
     /// A second engine on the same weights (loaded once) with its own
@@ -78,6 +92,7 @@ impl WhisperEngine {
             prompt: Default::default(),
             lexicon: Lexicon::default(),
             context: self.context.clone(),
+            backend: self.backend.clone(),
         })
     }
 
@@ -206,6 +221,18 @@ impl Transcriber for WhisperEngine {
         let detected = whisper_rs::get_lang_str(self.state.full_lang_id_from_state());
         Ok(ChunkResult { segments, language: language.or(detected.map(str::to_owned)) })
     }
+}
+
+/// The weights and a working state, on a GPU or not.
+fn load_on(path: &str, gpu: bool) -> Result<(WhisperContext, WhisperState), String> {
+    // Flash attention stays off: on the CPUs we measured it saves ~70 MiB for
+    // tiny.en but is 8–24 % slower (bench/results/stt-2026-11-22.md), and
+    // memory is already far below faster-whisper's.
+    let mut parameters = WhisperContextParameters::default();
+    parameters.use_gpu(gpu);
+    let context = WhisperContext::new_with_params(path, parameters).map_err(|e| e.to_string())?;
+    let state = context.create_state().map_err(|e| e.to_string())?;
+    Ok((context, state))
 }
 
 /// Whether whisper knows `code` as a language (`en`, `de`, …).

@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::Command;
 
-use recorder_stt::engine::{EngineOptions, WhisperEngine};
-use recorder_stt::file::{self, TimedSegment};
+use recorder_stt::engine::{Device, EngineOptions, WhisperEngine};
+use recorder_stt::file::{self, TimedSegment, Workers};
 use recorder_stt::silero::SileroModel;
 use recorder_stt::vad::Gate;
 use recorder_test_support::speech;
@@ -52,12 +52,13 @@ fn synthesise(folder: &Path) -> Vec<Turn> {
 }
 
 fn transcribe(path: &Path) -> Vec<TimedSegment> {
-    let options = EngineOptions { threads: 2, language: Some("en".into()) };
+    let options = EngineOptions { threads: 2, language: Some("en".into()), device: Device::Cpu };
     let mut engine = WhisperEngine::load(&speech::test_model(), options).expect("model");
     let vad = SileroModel::load(&speech::vad_model()).expect("weights");
     let mut stream = recorder_stt::audio::open(path, None).expect("open");
     let mut segments = Vec::new();
-    file::transcribe(stream.as_mut(), &mut engine, Gate::best(Some(&vad)), 0, |report| {
+    let workers = Workers::one(&mut engine);
+    file::transcribe(stream.as_mut(), workers, Gate::best(Some(&vad)), 0, |report| {
         segments.extend(report.segments);
         ControlFlow::Continue(())
     })

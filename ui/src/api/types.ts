@@ -17,6 +17,7 @@ export type MeetingSearchResults = S['MeetingSearchResults'];
 export type MeetingMatches = S['MeetingMatches'];
 export type Health = S['Health'];
 export type MeaningIndex = S['MeaningIndex'];
+export type TranscriptionDevice = S['TranscriptionDevice'];
 export type SearchMode = S['SearchMode'];
 export type AskRequest = S['AskRequest'];
 export type AskAnswer = S['AskAnswer'];

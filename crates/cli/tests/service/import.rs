@@ -10,7 +10,7 @@ use recorder_test_support::{Options, TestService};
 use serde_json::{json, Value};
 
 use crate::events::open;
-use crate::{get, make_pro, post, BIN};
+use crate::{get, make_pro, person_call, post, BIN};
 
 const SCRIPT: &str = "Good morning everyone, this is the budget planning meeting. \
     I will send the budget report to the finance team by Friday. \
@@ -273,14 +273,85 @@ async fn broken_files_end_ready_with_a_processing_error() {
     assert!(transcript_text(&service, &good_id).await.contains("monday"));
 }
 
-#[tokio::test]
-async fn a_job_interrupted_by_a_crash_resumes_without_duplicates() {
-    let mut service = start_with_model();
-    let long = temp_file(&service, "long.wav");
+/// A service with the test model whose file jobs use `threads` threads (one
+/// whisper state a thread: two workers at two).
+fn start_with_threads(threads: u32) -> TestService {
+    let mut options = model_options();
+    options.settings = Some(json!({
+        "general": {"allow_remote_start": true},
+        "transcription": {"threads": threads}
+    }));
+    TestService::start(BIN, options)
+}
+
+/// JFK's 11 s `count` times over.
+fn jfks(service: &TestService, count: usize) -> PathBuf {
+    let long = temp_file(service, "long.wav");
     let jfk = speech::jfk_wav();
-    let copies: Vec<&Path> = std::iter::repeat_n(jfk.as_path(), 8).collect();
+    let copies: Vec<&Path> = std::iter::repeat_n(jfk.as_path(), count).collect();
     let status = std::process::Command::new("sox").args(&copies).arg(&long).status().expect("sox");
     assert!(status.success());
+    long
+}
+
+async fn segments_of(service: &TestService, id: &str) -> Vec<(i64, i64, String)> {
+    let transcript = get(service, &format!("/v1/meetings/{id}/transcript")).await.body;
+    let segments = transcript["segments"].as_array().expect("segments").clone();
+    segments
+        .iter()
+        .map(|s| {
+            let time = |key: &str| s[key].as_i64().expect("a time");
+            (time("start_ms"), time("end_ms"), s["text"].as_str().expect("text").to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn two_workers_write_the_transcript_one_worker_writes() {
+    let mut transcripts = Vec::new();
+    for threads in [1, 2] {
+        let service = start_with_threads(threads);
+        let health = get(&service, "/v1/health").await.body;
+        let plan = &health["transcription"];
+        assert_eq!(plan["file_workers"], threads, "one state a thread: {health}");
+        assert_eq!(plan["threads_per_worker"], 1, "{health}");
+        let id = import(&service, &jfks(&service, 8)).await;
+        wait_ready(&service, &id).await;
+        transcripts.push(segments_of(&service, &id).await);
+    }
+    assert!(transcripts[0].len() >= 8, "a segment or more a copy: {:?}", transcripts[0]);
+    assert_eq!(transcripts[1], transcripts[0], "the same segments, times and text, in order");
+}
+
+#[tokio::test]
+async fn a_gpu_asked_for_where_there_is_none_falls_back_to_the_cpu_and_says_why() {
+    let mut options = model_options();
+    options.settings = Some(json!({
+        "general": {"allow_remote_start": true},
+        "transcription": {"device": "gpu"}
+    }));
+    // Mesa's software Vulkan device is not a GPU unless named.
+    options.env.push(("GGML_VK_VISIBLE_DEVICES".into(), String::new()));
+    let service = TestService::start(BIN, options);
+    let id = import(&service, &speech::jfk_wav()).await;
+    wait_ready(&service, &id).await;
+    assert!(transcript_text(&service, &id).await.contains("ask not what your country"));
+    let health = get(&service, "/v1/health").await.body;
+    let device = &health["transcription"];
+    assert_eq!(device["device"], "gpu", "{health}");
+    assert_eq!(device["runs_on"], "cpu", "{health}");
+    let reason = device["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("no GPU was found"), "the reason is given: {health}");
+    let logs = person_call(&service, reqwest::Method::GET, "/ui/logs", None).await.text;
+    assert!(logs.contains("transcribing on the CPU instead of the GPU"), "and logged: {logs}");
+}
+
+#[tokio::test]
+async fn a_job_interrupted_by_a_crash_resumes_without_duplicates() {
+    // Two workers, so chunks are in flight on both when the service dies.
+    // 24 copies (264 s): long enough to be killed half way through.
+    let mut service = start_with_threads(2);
+    let long = jfks(&service, 24);
     let mut events = open(&service, None).await;
     let id = import(&service, &long).await;
     // Wait for the first saved segment, then kill the service outright.
@@ -297,21 +368,21 @@ async fn a_job_interrupted_by_a_crash_resumes_without_duplicates() {
     child.kill().expect("kill");
     child.wait().expect("reaped");
     service.restart();
-    let mut events = open(&service, None).await;
-    let first_after_restart = loop {
-        let frame = tokio::time::timeout(Duration::from_secs(120), events.recv())
-            .await
-            .expect("event")
-            .expect("open");
-        if frame.event.as_deref() == Some("segment.new") {
-            break frame.data.map(|d| d["data"]["start_ms"].as_i64().unwrap_or(0)).unwrap_or(0);
-        }
-    };
+    // The job resumes as the service starts, before anyone can listen to its
+    // events (two workers finish the rest in seconds): its log says from where.
+    let meeting = wait_ready(&service, &id).await;
+    let logs = person_call(&service, reqwest::Method::GET, "/ui/logs?lines=5000", None).await.text;
+    let starts: Vec<i64> = logs
+        .lines()
+        .filter(|line| line.contains("transcribing a file"))
+        .filter_map(|line| line.split("from_ms=").nth(1)?.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(starts.len(), 2, "the job started, then resumed after the crash: {starts:?}");
+    let first_after_restart = starts[1];
     assert!(
         first_after_restart >= 5_000,
-        "resumed from its saved point, not from 0: {first_after_restart}"
+        "resumed from its saved point, not from 0: {first_after_restart}\n{logs}"
     );
-    let meeting = wait_ready(&service, &id).await;
     assert_eq!(meeting["processing_error"], Value::Null, "{meeting}");
     let transcript = get(&service, &format!("/v1/meetings/{id}/transcript")).await.body;
     let segments = transcript["segments"].as_array().expect("segments").clone();
@@ -326,9 +397,16 @@ async fn a_job_interrupted_by_a_crash_resumes_without_duplicates() {
         "the first run's segments were kept"
     );
     let last_end = segments.last().and_then(|s| s["end_ms"].as_i64()).unwrap_or(0);
-    assert!(last_end > 80_000, "the end of the 88 s file is transcribed: {last_end}");
+    assert!(last_end > 250_000, "the end of the 264 s file is transcribed: {last_end}");
+    for copy in 0..24 {
+        let (from, to) = (copy * 11_000, (copy + 1) * 11_000);
+        assert!(
+            segments.iter().any(|s| (from..to).contains(&s["start_ms"].as_i64().unwrap_or(-1))),
+            "copy {copy} ({from}–{to} ms) was transcribed: {segments:?}"
+        );
+    }
     let text = transcript_text(&service, &id).await;
-    assert!(text.matches("fellow americans").count() >= 6, "{text}");
+    assert!(text.matches("fellow americans").count() >= 18, "{text}");
 }
 
 #[tokio::test]

@@ -67,6 +67,7 @@ fn settings_patch() -> impl Strategy<Value = Value> {
         "local_url",
         "threads",
         "decoding",
+        "device",
         "y",
     ]);
     let value = prop_oneof![

@@ -6,13 +6,14 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use recorder_api_types::{Event, ModelRef};
 use recorder_settings::Settings;
 use recorder_stt::engine::{
-    default_threads, CallOptions, ChunkResult, EngineOptions, SttError, Transcriber, WhisperEngine,
+    default_threads, Backend, CallOptions, ChunkResult, Device, EngineOptions, SttError,
+    Transcriber, WhisperEngine,
 };
 
 use crate::base::events::EventBus;
@@ -25,6 +26,8 @@ pub struct Setup<'a> {
     pub threads: usize,
     /// `None` lets whisper detect it.
     pub language: Option<String>,
+    /// `transcription.device`.
+    pub device: Device,
     /// The words this meeting's transcription should expect
     /// ([`super::vocabulary`]); empty for none.
     pub prompt: String,
@@ -42,7 +45,9 @@ impl<'a> Setup<'a> {
     ) -> Self {
         let language = Some(settings.recording.language.clone()).filter(|l| !l.is_empty());
         let threads = configured_threads(settings);
-        Setup { model_path, model_name, threads, language, prompt: String::new(), events }
+        let device = Device::from_setting(settings.transcription.device.as_deref());
+        let prompt = String::new();
+        Setup { model_path, model_name, threads, language, device, prompt, events }
     }
 }
 
@@ -52,9 +57,15 @@ impl<'a> Setup<'a> {
 /// period ([`SharedEngine::unload_if_idle`]). Partial lines of a live
 /// recording use a second working state on the same weights
 /// ([`SharedEngine::transcribe_partial`]), so they never hold up a final line.
+/// File jobs add more working states on the same weights, one per worker
+/// ([`SharedEngine::file_workers`]).
 pub struct SharedEngine {
     loaded: Mutex<Option<(EngineKey, WhisperEngine)>>,
     partial: Mutex<Option<(EngineKey, WhisperEngine)>>,
+    /// The file workers' states, each used by one worker at a time.
+    workers: Mutex<Vec<WorkerState>>,
+    /// Where the loaded model runs.
+    backend: Mutex<Option<Backend>>,
     last_used: Mutex<Instant>,
     /// The language of the last call, which partial lines follow.
     language: Mutex<Option<String>>,
@@ -67,6 +78,8 @@ impl Default for SharedEngine {
         SharedEngine {
             loaded: Mutex::new(None),
             partial: Mutex::new(None),
+            workers: Mutex::new(Vec::new()),
+            backend: Mutex::new(None),
             last_used: Mutex::new(Instant::now()),
             language: Mutex::new(None),
             jobs: AtomicUsize::new(0),
@@ -83,7 +96,7 @@ impl SharedEngine {
         call: CallOptions,
     ) -> Result<ChunkResult, SttError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-        let engine = load_engine(setup, &mut loaded)?;
+        let (_, engine) = load_engine(setup, &mut loaded, &self.backend)?;
         engine.set_call(call);
         engine.set_prompt(&setup.prompt)?;
         engine.set_language(setup.language.clone());
@@ -131,7 +144,7 @@ impl SharedEngine {
     /// Loads the configured model now (at the start of a recording).
     pub fn preload(&self, setup: &Setup<'_>) -> Result<(), SttError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-        load_engine(setup, &mut loaded)?;
+        load_engine(setup, &mut loaded, &self.backend)?;
         *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         Ok(())
     }
@@ -142,12 +155,40 @@ impl SharedEngine {
         // A busy engine is locked by its user: never wait for it here.
         let Ok(mut loaded) = self.loaded.try_lock() else { return false };
         let Ok(mut partial) = self.partial.try_lock() else { return false };
+        let Ok(mut workers) = self.workers.try_lock() else { return false };
+        // A worker's state still held by a job means the engine is in use.
+        if workers.iter().any(|worker| Arc::strong_count(worker) > 1) {
+            return false;
+        }
         if idle && loaded.is_some() {
             *loaded = None;
             *partial = None;
+            workers.clear();
             return true;
         }
         false
+    }
+
+    /// Where the loaded model runs; `None` before it is loaded.
+    pub fn backend(&self) -> Option<Backend> {
+        self.backend.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// `count` more working states on the loaded model (which `setup`
+    /// loads if needed), for a file job's workers besides the shared one.
+    pub fn file_workers(
+        &self,
+        setup: &Setup<'_>,
+        count: usize,
+    ) -> Result<Vec<WorkerState>, SttError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        let (key, engine) = load_engine(setup, &mut loaded, &self.backend)?;
+        let mut workers = self.workers.lock().unwrap_or_else(|p| p.into_inner());
+        workers.retain(|worker| worker.lock().unwrap_or_else(|p| p.into_inner()).0 == *key);
+        while workers.len() < count {
+            workers.push(Arc::new(Mutex::new((key.clone(), engine.sibling()?))));
+        }
+        Ok(workers.iter().take(count).cloned().collect())
     }
 }
 
@@ -191,32 +232,86 @@ impl Transcriber for EngineUser<'_> {
     }
 }
 
-/// What a loaded engine is for; the language is set per call.
-#[derive(Clone, PartialEq)]
-struct EngineKey {
-    path: PathBuf,
-    threads: usize,
+/// A file worker's working state on the loaded weights, and what they are.
+pub type WorkerState = Arc<Mutex<(EngineKey, WhisperEngine)>>;
+
+/// One of a file job's extra working states seen as a [`Transcriber`].
+pub struct WorkerUser {
+    pub state: WorkerState,
+    pub prompt: String,
+    pub language: Option<String>,
+    pub call: CallOptions,
 }
 
-/// Loads the configured model unless the same one is already loaded.
+impl WorkerUser {
+    fn run(&self, samples: &[f32], prompt: &str) -> Result<ChunkResult, SttError> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let engine = &mut state.1;
+        engine.set_call(self.call);
+        engine.set_prompt(prompt)?;
+        engine.set_language(self.language.clone());
+        engine.transcribe(samples)
+    }
+}
+
+impl Transcriber for WorkerUser {
+    fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        self.run(samples, &self.prompt)
+    }
+
+    fn prompt(&self) -> &str {
+        &self.prompt
+    }
+
+    fn transcribe_plain(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+        self.run(samples, "")
+    }
+}
+
+/// What a loaded engine is for; the language is set per call.
+#[derive(Clone, PartialEq)]
+pub struct EngineKey {
+    path: PathBuf,
+    threads: usize,
+    device: Device,
+}
+
+/// Loads the configured model unless the same one is already loaded, and
+/// says where it runs (logged when that is the CPU for want of a GPU).
 fn load_engine<'a>(
     setup: &Setup<'_>,
     loaded: &'a mut Option<(EngineKey, WhisperEngine)>,
-) -> Result<&'a mut WhisperEngine, SttError> {
+    backend: &Mutex<Option<Backend>>,
+) -> Result<(&'a EngineKey, &'a mut WhisperEngine), SttError> {
     let threads = setup.threads;
-    let key = EngineKey { path: setup.model_path.clone(), threads };
+    let key = EngineKey { path: setup.model_path.clone(), threads, device: setup.device };
     if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
         *loaded = None;
         let model = setup.model_name.clone();
         setup.events.emit(Event::ModelsLoading(ModelRef { model: model.clone() }));
-        let options = EngineOptions { threads, language: setup.language.clone() };
+        let language = setup.language.clone();
+        let options = EngineOptions { threads, language, device: setup.device };
         let engine = WhisperEngine::load(&setup.model_path, options)?;
+        log_backend(&model, setup.device, engine.backend());
+        *backend.lock().unwrap_or_else(|p| p.into_inner()) = Some(engine.backend().clone());
         setup.events.emit(Event::ModelsLoaded(ModelRef { model }));
         *loaded = Some((key, engine));
     }
     match loaded.as_mut() {
-        Some((_, engine)) => Ok(engine),
+        Some((key, engine)) => Ok((key, engine)),
         None => Err(SttError::Engine("no engine is loaded".into())),
+    }
+}
+
+fn log_backend(model: &str, device: Device, backend: &Backend) {
+    match backend {
+        Backend::Gpu { name } => tracing::info!(model, gpu = %name, "transcribing on the GPU"),
+        Backend::Cpu { reason } if device == Device::Gpu => {
+            tracing::warn!(model, reason = %reason, "transcribing on the CPU instead of the GPU")
+        }
+        Backend::Cpu { reason } => {
+            tracing::info!(model, reason = %reason, "transcribing on the CPU")
+        }
     }
 }
 

@@ -6,6 +6,7 @@ pub mod downloads;
 pub mod engine;
 pub mod install;
 pub mod notes_models;
+pub mod plan;
 pub mod speed;
 pub mod vocabulary;
 pub mod weights;

@@ -8,12 +8,13 @@ use recorder_api_types::{Event, TranscriptionProgress};
 use recorder_domain::{Channel, MeetingStatus};
 use recorder_settings::Settings;
 use recorder_store::{JobRecord, NewSegment, TranscriptionEnd};
-use recorder_stt::engine::{CallOptions, Decoding};
-use recorder_stt::file::{self, FileError, Report};
+use recorder_stt::engine::{CallOptions, Decoding, Transcriber};
+use recorder_stt::file::{self, FileError, Report, Workers};
 use recorder_stt::vad::Gate;
 
 use crate::base::clock::now_ms;
-use crate::models::engine::{EngineUser, JobRunning};
+use crate::models::engine::{EngineUser, JobRunning, WorkerUser};
+use crate::models::plan::FilePlan;
 use crate::models::{installed_model, meeting_setup};
 use crate::state::{AppState, Core};
 
@@ -72,7 +73,19 @@ fn transcribe(
     let setup = job_setup(state, job)?;
     state.models.engine.preload(&setup)?;
     let _running = JobRunning::new(&state.models.engine);
-    let call = file_call(&state.effective_settings());
+    let settings = state.effective_settings();
+    let plan = FilePlan::for_machine(&settings, state.models.engine.backend().as_ref());
+    let call = file_call(&settings, plan.threads);
+    let extra = state.models.engine.file_workers(&setup, plan.workers - 1)?;
+    let mut workers: Vec<WorkerUser> = extra
+        .into_iter()
+        .map(|state| WorkerUser {
+            state,
+            prompt: setup.prompt.clone(),
+            language: setup.language.clone(),
+            call,
+        })
+        .collect();
     let mut engine = EngineUser { engine: &state.models.engine, setup, call };
     let store_error = |e: recorder_store::StoreError| FileError::Engine(engine_error(e));
     state
@@ -88,7 +101,21 @@ fn transcribe(
         TranscriptionEnd { duration_ms: known_duration.unwrap_or(0), ..Default::default() };
     let mut save_error = None;
     let gate = Gate::best(state.models.vad.get().as_ref());
-    file::transcribe(stream.as_mut(), &mut engine, gate, job.resume_ms, |report| {
+    tracing::info!(
+        meeting_id = %job.meeting_id,
+        from_ms = job.resume_ms,
+        workers = plan.workers,
+        threads = plan.threads,
+        "transcribing a file"
+    );
+    // The extra states first: while a recording runs only the first worker
+    // works, and the shared state stays free for the live lines.
+    let mut engines: Vec<&mut dyn Transcriber> =
+        workers.iter_mut().map(|w| w as &mut dyn Transcriber).collect();
+    engines.push(&mut engine);
+    let width = || if recording(state) { 1 } else { usize::MAX };
+    let workers = Workers::new(engines, &width);
+    file::transcribe(stream.as_mut(), workers, gate, job.resume_ms, |report| {
         end.language = end.language.take().or(report.language.clone());
         // The chunker pads the last frame; a header's length is exact.
         let position = known_duration.map_or(report.position_ms, |d| report.position_ms.min(d));
@@ -174,19 +201,25 @@ fn save(
     Ok(())
 }
 
-/// `transcription.threads`, else physical cores minus one.
+/// Whether a recording (not paused) needs the CPU.
+fn recording(state: &AppState) -> bool {
+    state.work.recorder.current().is_some_and(|current| !current.control.paused())
+}
+
 /// A file job encodes only what each chunk fills of whisper's window (as
-/// fast or faster at the same WER on the bench files) and decodes as the
-/// `transcription.decoding` setting says.
-fn file_call(settings: &Settings) -> CallOptions {
+/// fast or faster at the same WER on the bench files), with each worker's
+/// share of the threads, and decodes as the `transcription.decoding`
+/// setting says.
+fn file_call(settings: &Settings, threads: usize) -> CallOptions {
     let decoding = match settings.transcription.decoding.as_deref() {
         Some("beam") => Decoding::Beam(BEAM_SIZE),
         _ => Decoding::Greedy,
     };
-    CallOptions { fit_window: true, threads: None, decoding }
+    CallOptions { fit_window: true, threads: Some(threads), decoding }
 }
 
-/// whisper's and faster-whisper's default beam.
+/// whisper's and faster-whisper's default beam; 2 and 3 were less accurate
+/// than greedy decoding on the bench files (bench/results/stt-2026-11-28.md).
 const BEAM_SIZE: u8 = 5;
 
 fn engine_error(error: impl std::fmt::Display) -> recorder_stt::engine::SttError {
@@ -205,12 +238,13 @@ mod tests {
 
     #[test]
     fn file_jobs_fit_the_window_and_decode_as_the_setting_says() {
-        let greedy = file_call(&settings(serde_json::json!({})));
+        let greedy = file_call(&settings(serde_json::json!({})), 1);
         assert_eq!(
             greedy,
-            CallOptions { fit_window: true, threads: None, decoding: Decoding::Greedy }
+            CallOptions { fit_window: true, threads: Some(1), decoding: Decoding::Greedy }
         );
-        let beam = file_call(&settings(serde_json::json!({"transcription": {"decoding": "beam"}})));
+        let beam =
+            file_call(&settings(serde_json::json!({"transcription": {"decoding": "beam"}})), 2);
         assert_eq!(beam.decoding, Decoding::Beam(5));
     }
 }

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use recorder_api_types::{ErrorBody, Health, MeaningIndex, RecordingState};
+use recorder_api_types::{ErrorBody, Health, MeaningIndex, RecordingState, TranscriptionDevice};
+use recorder_stt::engine::{Backend, Device};
 use serde_json::Value;
 
 use crate::state::AppState;
@@ -16,6 +17,7 @@ use crate::state::AppState;
     security(("bearer" = [])))]
 pub async fn health(State(state): State<AppState>) -> Json<Health> {
     let meaning = meaning_index(&state).await;
+    let transcription = transcription_device(&state).await;
     Json(Health {
         ok: true,
         version: state.core.version.to_string(),
@@ -37,7 +39,36 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
         },
         search_index: state.work.search_index.state(),
         meaning,
+        transcription,
     })
+}
+
+/// Where transcription runs: the loaded model's place, else where the
+/// setting would put it (looking for a GPU once, off the async threads).
+async fn transcription_device(state: &AppState) -> TranscriptionDevice {
+    let settings = state.effective_settings();
+    let setting = settings.transcription.device.clone().unwrap_or_else(|| "auto".into());
+    let device = Device::from_setting(Some(&setting));
+    let loaded = state.models.engine.backend();
+    let (backend, found) = tokio::task::spawn_blocking(move || {
+        let found = recorder_stt::engine::gpus().into_iter().next();
+        (loaded.unwrap_or_else(|| recorder_stt::engine::backend_for(device)), found)
+    })
+    .await
+    .unwrap_or_else(|e| (Backend::Cpu { reason: e.to_string() }, None));
+    let plan = crate::models::plan::FilePlan::for_machine(&settings, Some(&backend));
+    let (runs_on, gpu, reason) = match backend {
+        Backend::Gpu { name } => ("gpu", Some(name), None),
+        Backend::Cpu { reason } => ("cpu", found, Some(reason)),
+    };
+    TranscriptionDevice {
+        device: setting,
+        runs_on: runs_on.into(),
+        gpu,
+        reason,
+        file_workers: plan.workers as u32,
+        threads_per_worker: plan.threads as u32,
+    }
 }
 
 /// Whether search by meaning can be used, and how far the embedding has come.

@@ -1,96 +1,9 @@
-//! A whole file through the chain: decode → 16 kHz mono → voice-activity
-//! gate → engine → hallucination filter, reported chunk by chunk so a caller
-//! can save segments and a resume point as it goes.
+//! One speech chunk through the engine, with the repairs whisper needs: the
+//! prompt kept only where it helped, a window that stopped early finished, a
+//! sparse segment transcribed again.
 
-use std::ops::ControlFlow;
-
-use crate::audio::{self, AudioError, AudioStream, BLOCK};
 use crate::hallucination;
-use crate::transcriber::{ChunkResult, SttError, Transcriber};
-use crate::vad::{Chunker, Gate, Profile, SpeechChunk};
-
-/// Progress is reported at least this often (in audio time) during silence.
-const PROGRESS_EVERY_MS: i64 = 10_000;
-
-/// A segment with its time from the start of the file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimedSegment {
-    pub start_ms: i64,
-    pub end_ms: i64,
-    pub text: String,
-}
-
-/// One report: the segments found since the last one and how far along it is.
-#[derive(Debug, Clone)]
-pub struct Report {
-    pub segments: Vec<TimedSegment>,
-    /// Everything before this point is transcribed: resume from here.
-    pub settled_ms: i64,
-    /// How much audio has been read.
-    pub position_ms: i64,
-    pub language: Option<String>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum FileError {
-    #[error(transparent)]
-    Audio(#[from] AudioError),
-    #[error(transparent)]
-    Engine(#[from] SttError),
-    #[error("stopped before the end")]
-    Stopped,
-}
-
-/// Transcribes `stream` from `start_ms` (the part before is skipped), the
-/// speech found by `gate`. `report` returns `Break` to stop early (at
-/// shutdown, say).
-pub fn transcribe(
-    stream: &mut dyn AudioStream,
-    engine: &mut dyn Transcriber,
-    gate: Gate,
-    start_ms: i64,
-    mut report: impl FnMut(Report) -> ControlFlow<()>,
-) -> Result<(), FileError> {
-    audio::skip(stream, (start_ms.max(0) as u64) * 16)?;
-    let mut chunker = Chunker::new(gate, Profile::FILE, start_ms);
-    let mut last_text: Option<String> = None;
-    let mut last_report = start_ms;
-    let mut block = Vec::with_capacity(BLOCK);
-    let mut chunks: Vec<SpeechChunk> = Vec::new();
-    loop {
-        block.clear();
-        let count = stream.read(&mut block, BLOCK)?;
-        if count == 0 {
-            chunker.finish(&mut chunks);
-        } else {
-            chunker.push(&block, &mut chunks);
-        }
-        let mut found = Vec::new();
-        let mut language = None;
-        for chunk in chunks.drain(..) {
-            let result = transcribe_chunk(engine, &chunk.samples)?;
-            language = language.or(result.language);
-            let cleaned = hallucination::clean(result.segments, last_text.as_deref());
-            if let Some(last) = cleaned.last() {
-                last_text = Some(last.text.clone());
-            }
-            found.extend(cleaned.into_iter().map(|s| place(s, &chunk)));
-        }
-        let position_ms = chunker.position_ms();
-        let done = count == 0;
-        if !found.is_empty() || done || position_ms - last_report >= PROGRESS_EVERY_MS {
-            last_report = position_ms;
-            let settled_ms = if done { position_ms } else { chunker.settled_ms() };
-            let flow = report(Report { segments: found, settled_ms, position_ms, language });
-            if flow.is_break() && !done {
-                return Err(FileError::Stopped);
-            }
-        }
-        if done {
-            return Ok(());
-        }
-    }
-}
+use crate::transcriber::{ChunkResult, RawSegment, SttError, Transcriber};
 
 /// Untranscribed audio longer than this after the last segment is tried again.
 const TAIL_GAP_MS: i64 = 3_000;
@@ -154,8 +67,8 @@ const SPARSE_WORDS_PER_S: f64 = 1.0;
 fn redo_sparse(
     engine: &mut dyn Transcriber,
     samples: &[f32],
-    segments: Vec<crate::transcriber::RawSegment>,
-) -> Result<Vec<crate::transcriber::RawSegment>, SttError> {
+    segments: Vec<RawSegment>,
+) -> Result<Vec<RawSegment>, SttError> {
     let audio_ms = samples.len() as i64 / 16;
     let mut out = Vec::with_capacity(segments.len());
     for segment in segments {
@@ -198,10 +111,7 @@ fn span(samples: &[f32], from_ms: i64, to_ms: i64) -> &[f32] {
     &samples[at(from_ms)..at(to_ms).max(at(from_ms))]
 }
 
-fn shifted(
-    segments: Vec<crate::transcriber::RawSegment>,
-    by_ms: i64,
-) -> impl Iterator<Item = crate::transcriber::RawSegment> {
+fn shifted(segments: Vec<RawSegment>, by_ms: i64) -> impl Iterator<Item = RawSegment> {
     segments.into_iter().map(move |mut segment| {
         segment.start_ms += by_ms;
         segment.end_ms += by_ms;
@@ -209,22 +119,9 @@ fn shifted(
     })
 }
 
-/// Moves a segment from chunk time to file time, inside the chunk's bounds.
-fn place(segment: crate::transcriber::RawSegment, chunk: &SpeechChunk) -> TimedSegment {
-    let length_ms = chunk.samples.len() as i64 / 16;
-    let start = segment.start_ms.clamp(0, length_ms);
-    let end = segment.end_ms.clamp(start, length_ms.max(start));
-    TimedSegment {
-        start_ms: chunk.start_ms + start,
-        end_ms: chunk.start_ms + end,
-        text: segment.text,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcriber::RawSegment;
 
     /// Writes `with` when called with its prompt, `without` when not.
     struct Prompted {
