@@ -43,10 +43,6 @@ impl<'a> Workers<'a> {
         Workers { engines: vec![engine], width: &|| 1 }
     }
 
-    pub fn count(&self) -> usize {
-        self.engines.len()
-    }
-
     /// Starts a thread for each engine and runs `drive` with the chunk queue,
     /// the results and the number of workers; every worker has stopped when
     /// this returns.
