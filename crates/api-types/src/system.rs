@@ -20,10 +20,10 @@ pub struct Health {
     /// (Absent from services older than this field: read as unavailable.)
     #[serde(default)]
     pub meaning: MeaningIndex,
-    /// Where transcription runs. (Absent from services older than this
-    /// field.)
-    #[serde(default)]
-    pub transcription: TranscriptionDevice,
+    /// Where transcription runs. Absent for the moment after start while
+    /// the service looks for a GPU, and from services older than this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcription: Option<TranscriptionDevice>,
 }
 
 /// Where transcription runs: the `transcription.device` setting, what it

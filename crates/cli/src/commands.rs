@@ -61,6 +61,10 @@ pub enum Command {
     /// Write man pages and shell completions into DIR (for packages)
     #[command(hide = true)]
     WriteDocs { dir: PathBuf },
+    /// Print the GPUs transcription would use, one a line (the service runs
+    /// this to look for one without loading GPU drivers itself)
+    #[command(hide = true)]
+    Gpus,
 }
 
 #[derive(Subcommand)]
@@ -165,7 +169,7 @@ pub async fn run(context: Context, command: Command) -> Result<(), Failure> {
         Command::Backup(args) => crate::backup::backup(&context, args).await,
         Command::Restore(args) => crate::backup::restore(&context, args).await,
         // Answered in main, which knows the whole command line.
-        Command::WriteDocs { .. } => Ok(()),
+        Command::WriteDocs { .. } | Command::Gpus => Ok(()),
     }
 }
 

@@ -49,6 +49,12 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let commands::Command::Gpus = &cli.command {
+        for name in recorder_stt::engine::gpus_here() {
+            println!("{name}");
+        }
+        return ExitCode::SUCCESS;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {

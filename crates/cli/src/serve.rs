@@ -25,6 +25,10 @@ pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
     let data_dir = DataDir::resolve(context.data_dir, &environment).map_err(Failure::general)?;
     data_dir.prepare().map_err(Failure::general)?;
     recorder_service::init_logging(&data_dir, &environment);
+    // This program, under whatever name, answers `gpus` for the service.
+    if let Ok(exe) = std::env::current_exe() {
+        recorder_stt::engine::search_with(exe);
+    }
     let shutdown = CancellationToken::new();
     let config = Config { data_dir, port: context.port, environment, audio };
     let service = Service::bind(config, shutdown.clone()).await.map_err(|error| match error

@@ -78,6 +78,9 @@ impl Service {
     pub async fn bind(config: Config, shutdown: CancellationToken) -> anyhow::Result<Service> {
         let data_dir = config.data_dir;
         data_dir.prepare()?;
+        if let Some(helper) = gpu_helper() {
+            recorder_stt::engine::search_with(helper);
+        }
         let api = tokens::ensure_token(&data_dir, &data_dir.api_token())?;
         let ui = tokens::ensure_token(&data_dir, &data_dir.ui_token())?;
         let settings = SettingsDocument::load_or_create(&data_dir.settings())?;
@@ -237,6 +240,18 @@ fn models_of(core: &Core) -> Models {
         downloads: Downloads::default(),
         meaning: crate::meaning::Meaning::new(models),
     }
+}
+
+/// The program that looks for a GPU for the service (`recorder gpus`):
+/// `recorder serve` names itself first; in the desktop app it is the
+/// `recorder` beside it. Loading GPU drivers to look would keep tens of
+/// megabytes mapped in the service and let a failing driver take it down.
+/// Without one (tests run from `deps/`), the service looks itself.
+fn gpu_helper() -> Option<std::path::PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let name = format!("recorder{}", std::env::consts::EXE_SUFFIX);
+    let helper = exe.with_file_name(name);
+    helper.is_file().then_some(helper)
 }
 
 /// How long open requests may go on after a shutdown is asked for.

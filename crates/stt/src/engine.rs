@@ -3,7 +3,7 @@
 //! (≤ 30 s) at a time.
 
 #[cfg(feature = "whisper")]
-pub use crate::gpu::{backend_for, gpus};
+pub use crate::gpu::{backend_for, gpus, gpus_here, search_if_done, search_with, GpuSearch};
 pub use crate::transcriber::{
     default_threads, fitted_audio_ctx, Backend, CallOptions, ChunkResult, Decoding, Device,
     EngineOptions, RawSegment, SttError, Transcriber,

@@ -30,13 +30,13 @@ fn transcribe(device: Device) -> (Backend, String) {
     (engine.backend().clone(), text)
 }
 
-/// Runs `case` in a child with `GGML_VK_VISIBLE_DEVICES` set to `visible`,
-/// which must pass.
-fn in_child(case: &str, visible: &str) {
+/// Runs `case` in a child with `env` added (`GGML_VK_VISIBLE_DEVICES`, the
+/// Vulkan loader's drivers), which must pass.
+fn in_child(case: &str, env: &[(&str, &str)]) {
     let output = Command::new(std::env::current_exe().expect("this test binary"))
         .args([case, "--exact", "--nocapture", "--test-threads=1"])
         .env("RECORDER_GPU_CASE", case)
-        .env("GGML_VK_VISIBLE_DEVICES", visible)
+        .envs(env.iter().copied())
         .output()
         .expect("the child ran");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -66,7 +66,7 @@ fn lavapipe_writes_what_the_cpu_writes() {
         assert!(lavapipe, "Mesa's lavapipe is not installed (apt-get install mesa-vulkan-drivers)");
         // Device 0 is lavapipe when it is the only Vulkan driver; a machine
         // with a real GPU may list it first, which is as good a test.
-        in_child("lavapipe_writes_what_the_cpu_writes", "0");
+        in_child("lavapipe_writes_what_the_cpu_writes", &[("GGML_VK_VISIBLE_DEVICES", "0")]);
         return;
     }
     let devices = recorder_stt::engine::gpus();
@@ -87,7 +87,8 @@ fn lavapipe_writes_what_the_cpu_writes() {
 fn a_gpu_asked_for_where_none_can_be_used_is_the_cpu_with_the_reason() {
     if !is_child("a_gpu_asked_for_where_none_can_be_used_is_the_cpu_with_the_reason") {
         // No device visible to ggml, as on a machine without a GPU.
-        in_child("a_gpu_asked_for_where_none_can_be_used_is_the_cpu_with_the_reason", "");
+        let case = "a_gpu_asked_for_where_none_can_be_used_is_the_cpu_with_the_reason";
+        in_child(case, &[("GGML_VK_VISIBLE_DEVICES", "")]);
         return;
     }
     assert_eq!(recorder_stt::engine::gpus(), Vec::<String>::new());
@@ -98,5 +99,21 @@ fn a_gpu_asked_for_where_none_can_be_used_is_the_cpu_with_the_reason() {
     );
     let (backend, text) = transcribe(Device::Gpu);
     assert_eq!(backend, Backend::Cpu { reason });
+    assert!(words(&text).contains(&"americans".to_string()), "{text}");
+}
+
+#[test]
+fn a_vulkan_loader_without_a_driver_is_no_gpu_and_no_crash() {
+    let case = "a_vulkan_loader_without_a_driver_is_no_gpu_and_no_crash";
+    if !is_child(case) {
+        // libvulkan1 with no driver at all: creating an instance fails and
+        // ggml throws a C++ exception, which must not reach Rust (it aborts).
+        let none = "/nonexistent/icd.json";
+        in_child(case, &[("VK_DRIVER_FILES", none), ("VK_ICD_FILENAMES", none)]);
+        return;
+    }
+    assert_eq!(recorder_stt::engine::gpus_here(), Vec::<String>::new());
+    let (backend, text) = transcribe(Device::Auto);
+    assert_eq!(backend, Backend::Cpu { reason: "no GPU was found (Vulkan)".into() });
     assert!(words(&text).contains(&"americans".to_string()), "{text}");
 }

@@ -311,10 +311,11 @@ async fn two_workers_write_the_transcript_one_worker_writes() {
     let mut transcripts = Vec::new();
     for threads in [1, 2] {
         let service = start_with_threads(threads);
-        let health = get(&service, "/v1/health").await.body;
-        let plan = &health["transcription"];
-        assert_eq!(plan["file_workers"], threads, "one state a thread: {health}");
-        assert_eq!(plan["threads_per_worker"], 1, "{health}");
+        let plan = transcription_device(&service).await;
+        // Mesa's drivers are installed here: the helper loaded them to look.
+        assert!(!maps_a_vulkan_driver(service.pid()), "the GPU search ran in a helper");
+        assert_eq!(plan["file_workers"], threads, "one state a thread: {plan}");
+        assert_eq!(plan["threads_per_worker"], 1, "{plan}");
         let id = import(&service, &jfks(&service, 8)).await;
         wait_ready(&service, &id).await;
         transcripts.push(segments_of(&service, &id).await);
@@ -336,14 +337,54 @@ async fn a_gpu_asked_for_where_there_is_none_falls_back_to_the_cpu_and_says_why(
     let id = import(&service, &speech::jfk_wav()).await;
     wait_ready(&service, &id).await;
     assert!(transcript_text(&service, &id).await.contains("ask not what your country"));
-    let health = get(&service, "/v1/health").await.body;
-    let device = &health["transcription"];
-    assert_eq!(device["device"], "gpu", "{health}");
-    assert_eq!(device["runs_on"], "cpu", "{health}");
+    let device = transcription_device(&service).await;
+    assert_eq!(device["device"], "gpu", "{device}");
+    assert_eq!(device["runs_on"], "cpu", "{device}");
     let reason = device["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("no GPU was found"), "the reason is given: {health}");
+    assert!(reason.contains("no GPU was found"), "the reason is given: {device}");
     let logs = person_call(&service, reqwest::Method::GET, "/ui/logs", None).await.text;
     assert!(logs.contains("transcribing on the CPU instead of the GPU"), "and logged: {logs}");
+}
+
+/// Health's `transcription`, once the service's GPU search (a helper
+/// process, started by the first health check) is done.
+async fn transcription_device(service: &TestService) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let health = get(service, "/v1/health").await.body;
+        if health.get("transcription").is_some() {
+            return health["transcription"].clone();
+        }
+        assert!(Instant::now() < deadline, "no GPU search result in 30 s: {health}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Whether the process has a Vulkan driver mapped (Mesa's are
+/// `libvulkan_lvp.so`, `libvulkan_intel.so`, …; the loader itself,
+/// `libvulkan.so.1`, is linked and small).
+fn maps_a_vulkan_driver(pid: u32) -> bool {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the service's maps");
+    maps.contains("libvulkan_")
+}
+
+#[tokio::test]
+async fn a_vulkan_loader_without_a_driver_is_the_cpu_and_the_service_lives() {
+    // libvulkan1 without a driver (a server, a VM, a package installed
+    // without its recommends): the loader fails and ggml throws. The helper
+    // says so, health answers, and the model loads on the CPU in-process.
+    let mut options = model_options();
+    for name in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES"] {
+        options.env.push((name.into(), "/nonexistent/icd.json".into()));
+    }
+    let service = TestService::start(BIN, options);
+    let device = transcription_device(&service).await;
+    assert_eq!(device["runs_on"], "cpu", "{device}");
+    assert!(device["reason"].as_str().is_some_and(|r| !r.is_empty()), "and why: {device}");
+    let id = import(&service, &speech::jfk_wav()).await;
+    wait_ready(&service, &id).await;
+    assert!(transcript_text(&service, &id).await.contains("ask not what your country"));
+    assert_eq!(get(&service, "/v1/health").await.status, 200, "the service lives");
 }
 
 #[tokio::test]

@@ -44,31 +44,29 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
 }
 
 /// Where transcription runs: the loaded model's place, else where the
-/// setting would put it (looking for a GPU once, off the async threads).
-async fn transcription_device(state: &AppState) -> TranscriptionDevice {
+/// setting would put it. Absent until the GPU search (a helper process,
+/// started by the first ask) is done: health never waits for a driver.
+async fn transcription_device(state: &AppState) -> Option<TranscriptionDevice> {
     let settings = state.effective_settings();
     let setting = settings.transcription.device.clone().unwrap_or_else(|| "auto".into());
-    let device = Device::from_setting(Some(&setting));
-    let loaded = state.models.engine.backend();
-    let (backend, found) = tokio::task::spawn_blocking(move || {
-        let found = recorder_stt::engine::gpus().into_iter().next();
-        (loaded.unwrap_or_else(|| recorder_stt::engine::backend_for(device)), found)
-    })
-    .await
-    .unwrap_or_else(|e| (Backend::Cpu { reason: e.to_string() }, None));
+    let search = recorder_stt::engine::search_if_done()?;
+    let backend =
+        state.models.engine.backend().unwrap_or_else(|| {
+            recorder_stt::engine::backend_for(Device::from_setting(Some(&setting)))
+        });
     let plan = crate::models::plan::FilePlan::for_machine(&settings, Some(&backend));
     let (runs_on, gpu, reason) = match backend {
         Backend::Gpu { name } => ("gpu", Some(name), None),
-        Backend::Cpu { reason } => ("cpu", found, Some(reason)),
+        Backend::Cpu { reason } => ("cpu", search.found.first().cloned(), Some(reason)),
     };
-    TranscriptionDevice {
+    Some(TranscriptionDevice {
         device: setting,
         runs_on: runs_on.into(),
         gpu,
         reason,
         file_workers: plan.workers as u32,
         threads_per_worker: plan.threads as u32,
-    }
+    })
 }
 
 /// Whether search by meaning can be used, and how far the embedding has come.
