@@ -164,12 +164,14 @@ impl SharedEngine {
             *loaded = None;
             *partial = None;
             workers.clear();
+            *self.backend.lock().unwrap_or_else(|p| p.into_inner()) = None;
             return true;
         }
         false
     }
 
-    /// Where the loaded model runs; `None` before it is loaded.
+    /// Where the loaded model runs; `None` while none is loaded (health then
+    /// says where the setting would put it).
     pub fn backend(&self) -> Option<Backend> {
         self.backend.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
