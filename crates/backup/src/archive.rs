@@ -1,7 +1,7 @@
 //! Writing a backup.
 
 use std::fs::File;
-use std::io::{BufWriter, Read};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -112,12 +112,13 @@ fn write_archive(
     Ok(manifest)
 }
 
-struct Writer {
-    tar: tar::Builder<BufWriter<File>>,
+/// Appends files to a tar stream, noting each one in the manifest's list.
+struct Writer<W: Write> {
+    tar: tar::Builder<W>,
     files: Vec<FileEntry>,
 }
 
-impl Writer {
+impl<W: Write> Writer<W> {
     /// Adds a file that may vanish meanwhile (audio deleted by retention).
     fn add_if_present(&mut self, name: &str, path: &Path) -> Result<(), BackupError> {
         match self.add(name, path) {
@@ -207,4 +208,80 @@ fn file_name(path: &Path) -> String {
 
 fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tar sink that changes the file being backed up whenever the archive
+    /// is written: after its length was taken and before its copy ends, as a
+    /// recording that grows or a file cut meanwhile would.
+    struct ChangesTheSource {
+        source: PathBuf,
+        change: fn(&Path) -> std::io::Result<()>,
+    }
+
+    impl Write for ChangesTheSource {
+        fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+            (self.change)(&self.source)?;
+            Ok(buffer.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn grow(path: &Path) -> std::io::Result<()> {
+        std::fs::OpenOptions::new().append(true).open(path)?.write_all(&[1u8; 320])
+    }
+
+    fn cut_to_100_bytes(path: &Path) -> std::io::Result<()> {
+        std::fs::OpenOptions::new().write(true).open(path)?.set_len(100)
+    }
+
+    fn writer_into(sink: impl Write) -> Writer<impl Write> {
+        Writer { tar: tar::Builder::new(sink), files: Vec::new() }
+    }
+
+    #[test]
+    fn a_file_that_grows_while_it_is_copied_is_marked_and_cut_at_its_first_length() {
+        let temp = tempfile::tempdir().expect("temp");
+        let mic = temp.path().join("mic.wav");
+        std::fs::write(&mic, [7u8; 6400]).expect("audio");
+        let mut writer = writer_into(ChangesTheSource { source: mic.clone(), change: grow });
+        writer.add("meetings/m/mic.wav", &mic).expect("add");
+        let entry = &writer.files[0];
+        assert!(entry.growing, "a file still being written is marked");
+        assert_eq!(entry.bytes, 6400, "the copy stops at the length it had when opened");
+        assert_eq!(entry.sha256, hex::encode(Sha256::digest([7u8; 6400])));
+        assert!(std::fs::metadata(&mic).expect("mic").len() > 6400, "the file did grow");
+    }
+
+    #[test]
+    fn a_file_that_stays_still_is_not_marked() {
+        let temp = tempfile::tempdir().expect("temp");
+        let still = temp.path().join("sys.wav");
+        std::fs::write(&still, [3u8; 6400]).expect("audio");
+        let mut writer = writer_into(std::io::sink());
+        writer.add("meetings/m/sys.wav", &still).expect("add");
+        assert!(!writer.files[0].growing);
+        assert_eq!(writer.files[0].bytes, 6400);
+    }
+
+    #[test]
+    fn a_file_cut_shorter_while_it_is_copied_is_padded_with_zeros_and_marked() {
+        let temp = tempfile::tempdir().expect("temp");
+        let mic = temp.path().join("mic.wav");
+        std::fs::write(&mic, [5u8; 6400]).expect("audio");
+        let sink = ChangesTheSource { source: mic.clone(), change: cut_to_100_bytes };
+        let mut writer = writer_into(sink);
+        writer.add("meetings/m/mic.wav", &mic).expect("add");
+        let entry = &writer.files[0];
+        assert!(entry.growing, "a file changed while it was copied is marked");
+        assert_eq!(entry.bytes, 6400, "the entry keeps the length its header gave");
+        let padded: Vec<u8> = [[5u8; 100].as_slice(), [0u8; 6300].as_slice()].concat();
+        assert_eq!(entry.sha256, hex::encode(Sha256::digest(&padded)));
+    }
 }

@@ -111,12 +111,15 @@ fn a_backup_is_made_while_the_database_is_written_and_audio_grows() {
     assert!(snapshot_meetings >= 2, "the snapshot has at least the first meetings");
     assert_eq!(restored_summary.manifest.meetings, snapshot_meetings);
     assert!(store.meeting(&ids[0]).is_ok());
+    // Whether the copy overlapped an append is up to the scheduler (the
+    // archive's unit tests mark a growing file deterministically); what holds
+    // either way is that the archive has a whole prefix of the recording.
     let mic = summary.manifest.files.iter().find(|f| f.path.ends_with("mic.wav")).expect("mic");
-    assert!(mic.growing, "a file still being written is marked");
-    assert_eq!(
-        std::fs::metadata(restored.meeting(&ids[0]).join("mic.wav")).expect("mic").len(),
-        mic.bytes
-    );
+    let restored_mic = std::fs::read(restored.meeting(&ids[0]).join("mic.wav")).expect("mic");
+    let recorded = std::fs::read(data.meeting(&ids[0]).join("mic.wav")).expect("recorded");
+    assert_eq!(restored_mic.len() as u64, mic.bytes);
+    assert!(recorded.len() >= restored_mic.len(), "the recording only grew");
+    assert_eq!(restored_mic, recorded[..restored_mic.len()], "the archive holds a prefix of it");
 }
 
 #[test]
