@@ -64,7 +64,9 @@ pub struct SharedEngine {
     partial: Mutex<Option<(EngineKey, WhisperEngine)>>,
     /// The file workers' states, each used by one worker at a time.
     workers: Mutex<Vec<WorkerState>>,
-    /// Where the loaded model runs.
+    /// Where the loaded model runs: a copy of its engine's backend kept
+    /// beside it, because `loaded` is held for a whole chunk and health must
+    /// not wait for it. Set and cleared with `loaded`.
     backend: Mutex<Option<Backend>>,
     last_used: Mutex<Instant>,
     /// The language of the last call, which partial lines follow.
@@ -289,6 +291,7 @@ fn load_engine<'a>(
     let key = EngineKey { path: setup.model_path.clone(), threads, device: setup.device };
     if loaded.as_ref().is_none_or(|(current, _)| *current != key) {
         *loaded = None;
+        *backend.lock().unwrap_or_else(|p| p.into_inner()) = None;
         let model = setup.model_name.clone();
         setup.events.emit(Event::ModelsLoading(ModelRef { model: model.clone() }));
         let language = setup.language.clone();
@@ -320,4 +323,43 @@ fn log_backend(model: &str, device: Device, backend: &Backend) {
 /// `transcription.threads`, else physical cores minus one.
 pub fn configured_threads(settings: &Settings) -> usize {
     settings.transcription.threads.map_or_else(default_threads, |t| t as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup_for(model_path: PathBuf, events: &EventBus) -> Setup<'_> {
+        Setup {
+            model_path,
+            model_name: "tiny.en".into(),
+            threads: 1,
+            language: None,
+            device: Device::Cpu,
+            prompt: String::new(),
+            events,
+        }
+    }
+
+    /// Health reports the loaded model's place while there is one, else the
+    /// setting's: the kept copy must never outlive the model it describes.
+    #[test]
+    fn the_backend_is_known_only_while_a_model_is_loaded() {
+        let events = EventBus::new();
+        let engine = SharedEngine::default();
+        let model = setup_for(recorder_test_support::speech::test_model(), &events);
+        assert_eq!(engine.backend(), None, "nothing loaded yet");
+        engine.preload(&model).expect("loads");
+        assert!(matches!(engine.backend(), Some(Backend::Cpu { .. })), "{:?}", engine.backend());
+        assert!(engine.unload_if_idle(Duration::ZERO));
+        assert_eq!(engine.backend(), None, "forgotten with the unloaded model");
+
+        engine.preload(&model).expect("loads again");
+        let temp = tempfile::tempdir().expect("temp");
+        let broken_path = temp.path().join("broken.bin");
+        std::fs::write(&broken_path, b"not a model").expect("write");
+        let broken = setup_for(broken_path, &events);
+        assert!(engine.preload(&broken).is_err(), "a broken model does not load");
+        assert_eq!(engine.backend(), None, "the replaced model's place is forgotten");
+    }
 }
