@@ -60,7 +60,7 @@ fn parse(folder: &Path, text: &str) -> Manifest {
 /// layer. (ARCHITECTURE.md, "Dependencies point one way".)
 fn layer(name: &str) -> Option<u8> {
     Some(match name {
-        "recorder-domain" | "recorder-credentials" => 0,
+        "recorder-domain" | "recorder-credentials" | "recorder-sandbox" => 0,
         "recorder-store" | "recorder-settings" | "recorder-egress" | "recorder-stt"
         | "recorder-notes" | "recorder-export" | "recorder-api-types" | "recorder-llm"
         | "recorder-embed" => 1,
@@ -167,9 +167,22 @@ fn no_crate_declares_a_dependency_it_does_not_use() {
     assert!(unused.is_empty(), "declared and never used: {unused:#?}");
 }
 
+/// Runs `scripts/module-graph.py --check` on `src`: whether it passed, and what it printed.
+fn module_graph(src: &Path) -> (bool, String) {
+    let output = std::process::Command::new("python3")
+        .arg(root().join("scripts/module-graph.py"))
+        .arg(src)
+        .arg("--check")
+        .output()
+        .expect("python3 runs scripts/module-graph.py");
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.success(), printed)
+}
+
 /// Inside no crate under `crates/` (every one the folder holds, none named
-/// here) do two files import each other, directly or round a circle
-/// (`scripts/module-graph.py`, which prints them).
+/// here), nor in the app's `ui/src`, do two files import each other, directly
+/// or round a circle (`scripts/module-graph.py`, which prints them).
 #[test]
 fn files_of_no_crate_import_each_other_in_a_circle() {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
@@ -180,16 +193,102 @@ fn files_of_no_crate_import_each_other_in_a_circle() {
         .collect();
     sources.sort();
     assert!(sources.len() > 15, "tidy found too few crates: {}", sources.len());
+    sources.push(root().join("ui/src"));
     for src in sources {
-        let output = std::process::Command::new("python3")
-            .arg(root().join("scripts/module-graph.py"))
-            .arg(&src)
-            .arg("--check")
-            .output()
-            .expect("python3 runs scripts/module-graph.py");
-        let printed = String::from_utf8_lossy(&output.stdout);
+        let (passed, printed) = module_graph(&src);
         let src = src.display();
-        assert!(output.status.success(), "{src}: {printed}");
+        assert!(passed, "{src}: {printed}");
         assert!(printed.contains("no circles"), "{src}: {printed}");
     }
+}
+
+/// The check itself, on a small tree: a circle through an inline `crate::`
+/// path written after a test-only item in the middle of a file, one through
+/// `super::super::`, and one of TypeScript imports are each found; test-only
+/// code (`#[cfg(test)] mod tests;`) and a module with the files inside it are
+/// not circles.
+#[test]
+fn the_circle_check_finds_inline_super_and_import_circles() {
+    let tree = std::env::temp_dir().join(format!("recorder-module-graph-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tree);
+    let write = |path: &str, text: &str| {
+        let path = tree.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+        std::fs::write(path, text).expect("file");
+    };
+    // models/mod.rs -> models/words.rs -> handlers.rs -> models/mod.rs, the
+    // last step inline and after a `#[cfg(test)]` item.
+    write("inline/src/lib.rs", "pub mod handlers;\npub mod models;\n");
+    write(
+        "inline/src/models/mod.rs",
+        "pub mod words;\npub fn active() {}\npub fn prompt() -> usize { words::count() }\n",
+    );
+    write(
+        "inline/src/models/words.rs",
+        "pub struct W;\nimpl W {\n    #[cfg(test)]\n    pub fn probe(&self) {}\n}\n\
+         pub fn count() -> usize { crate::handlers::UNTITLED.len() }\n",
+    );
+    write(
+        "inline/src/handlers.rs",
+        "pub const UNTITLED: &str = \"x\";\npub fn import() { crate::models::active() }\n\
+         #[cfg(test)]\nmod tests;\n",
+    );
+    write("inline/src/handlers/tests.rs", "use crate::models::words::count;\n");
+    // a/b/c.rs -> d.rs -> a/b/c.rs, the first step through `super::super::`.
+    write("chain/src/lib.rs", "pub mod a;\npub mod d;\n");
+    write("chain/src/a/mod.rs", "pub mod b;\n");
+    write("chain/src/a/b/mod.rs", "pub mod c;\n");
+    write("chain/src/a/b/c.rs", "pub fn f() { super::super::super::d::g() }\npub fn h() {}\n");
+    write("chain/src/d.rs", "pub fn g() {}\npub fn k() { crate::a::b::c::h() }\n");
+    // two TypeScript files, one importing the other's type
+    write(
+        "ui/src/page/state.svelte.ts",
+        "import { Part } from './part.svelte';\nexport class State { part = new Part(); }\n",
+    );
+    write(
+        "ui/src/page/part.svelte.ts",
+        "import type { State } from './state.svelte';\nexport class Part { page?: State; }\n",
+    );
+    write(
+        "ui/src/page/Page.svelte",
+        "<script lang=\"ts\">\n  import { State } from './state.svelte';\n</script>\n",
+    );
+    // a family: lib.rs uses its file, the file uses lib.rs's error; test-only code left out
+    write(
+        "family/src/lib.rs",
+        "pub mod pipeline;\npub struct AiError;\npub fn run() { pipeline::run() }\n",
+    );
+    write(
+        "family/src/pipeline.rs",
+        "use crate::AiError;\npub fn run() {}\n#[cfg(test)]\nmod tests { use crate::other::Thing; }\n",
+    );
+
+    // a family whose way down passes through a file outside it: a/mod.rs ->
+    // o.rs -> a/c.rs, and a/c.rs uses its parent's error: a circle.
+    write("around/src/lib.rs", "pub mod a;\npub mod o;\n");
+    write("around/src/a/mod.rs", "pub mod c;\npub struct E;\npub fn f() { crate::o::g() }\n");
+    write("around/src/o.rs", "pub fn g() { crate::a::c::h() }\n");
+    write("around/src/a/c.rs", "use super::E;\npub fn h() {}\n");
+
+    let found = |name: &str, circle: &[&str]| {
+        let (passed, printed) = module_graph(&tree.join(name).join("src"));
+        assert!(!passed, "{name}: the circle is not found: {printed}");
+        let line = printed.lines().find(|line| line.starts_with("circle of")).unwrap_or_default();
+        for file in circle {
+            assert!(line.contains(file), "{name}: {file} is not in the circle: {printed}");
+        }
+        printed
+    };
+    let printed = found("inline", &["handlers", "models", "models/words"]);
+    assert!(printed.contains("crate::handlers::UNTITLED"), "{printed}");
+    assert!(printed.contains("words::count"), "{printed}");
+    assert!(!printed.contains("handlers/tests"), "test-only code was read: {printed}");
+    let printed = found("chain", &["a/b/c", "d"]);
+    assert!(printed.contains("super::super::super::d::g"), "{printed}");
+    let printed = found("ui", &["page/state.svelte.ts", "page/part.svelte.ts"]);
+    assert!(!printed.contains("Page.svelte,"), "{printed}");
+    found("around", &["a,", "a/c", "o"]);
+    let (passed, printed) = module_graph(&tree.join("family/src"));
+    assert!(passed && printed.contains("no circles"), "{printed}");
+    std::fs::remove_dir_all(&tree).expect("clean");
 }

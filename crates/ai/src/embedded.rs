@@ -52,6 +52,18 @@ impl Step {
 
 type OnStep = Box<dyn Fn(Step) + Send + Sync>;
 
+/// The worker's confinement in the log (Settings → Diagnostics): a warning
+/// when it runs with the person's full rights, or with part of them.
+fn log_confinement(confinement: &str) {
+    if confinement.starts_with("confined:") {
+        tracing::info!("the notes model's worker is {confinement}");
+    } else if confinement.is_empty() {
+        tracing::warn!("the notes model's worker did not say whether it is confined");
+    } else {
+        tracing::warn!("the notes model's worker is {confinement}");
+    }
+}
+
 /// A loaded model, ready to write notes.
 pub struct Embedded {
     worker: Mutex<Worker>,
@@ -65,6 +77,7 @@ impl Embedded {
     /// Starts the worker and loads the model; `on_step` hears the progress.
     pub async fn start(launch: &Launch, on_step: OnStep) -> Result<Embedded, AiError> {
         let worker = Worker::start(launch).await.map_err(unreachable)?;
+        log_confinement(&worker.info().confinement);
         let room = worker.info().context.saturating_sub(MAX_ANSWER + PROMPT_TOKENS).max(256);
         let budget = (room * CHARS_PER_TOKEN) as usize;
         let handle = worker.handle();

@@ -48,6 +48,59 @@ fn planning_call() -> (Vec<Line>, Context) {
     (lines, context)
 }
 
+/// The worker confines itself before llama.cpp opens the model (Landlock,
+/// seccomp, no new privileges: `recorder_sandbox`, whose own tests try the
+/// escapes), says so, and still answers.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_reads_its_model_confined_and_still_answers() {
+    use recorder_llm::protocol::{Message, Request};
+    use recorder_llm::worker::Worker;
+    let mut worker = Worker::start(&launch(test_model())).await.expect("the model loads");
+    let said = worker.info().confinement.clone();
+    assert!(said.starts_with("confined: files (Landlock ABI"), "{said}");
+    let pid = worker.handle().pid().expect("a running worker");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    assert!(status.contains("NoNewPrivs:\t1"), "{status}");
+    assert!(status.contains("Seccomp:\t2"), "{status}");
+    let request = Request {
+        messages: vec![Message { role: "user".into(), content: "Say hello.".into() }],
+        json_schema: None,
+        max_tokens: 8,
+    };
+    let answer = worker.complete(&request, |_, _, _| {}).await.expect("an answer");
+    assert!(answer.generated_tokens > 0, "{answer:?}");
+    worker.stop().await;
+}
+
+/// SIGTERM and SIGINT end the worker within 2 s, its stdin still open (the
+/// service holds it); at the end of stdin it ends by itself (`stop`, above).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_ends_on_sigterm_and_sigint_with_its_stdin_open() {
+    use recorder_llm::worker::Worker;
+    for signal in ["TERM", "INT"] {
+        let worker = Worker::start(&launch(test_model())).await.expect("the model loads");
+        let pid = worker.handle().pid().expect("a running worker");
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        // Ended: gone, or a zombie until `worker` is dropped and reaps it.
+        let ended = || {
+            std::fs::read_to_string(format!("/proc/{pid}/status"))
+                .map_or(true, |status| status.contains("State:\tZ"))
+        };
+        while !ended() {
+            assert!(std::time::Instant::now() < deadline, "SIG{signal}: still running after 2 s");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        drop(worker);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_test_model_writes_four_notes_that_parse_with_progress() {
     let steps: Arc<Mutex<Vec<Step>>> = Arc::default();

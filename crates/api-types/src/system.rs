@@ -24,6 +24,22 @@ pub struct Health {
     /// the service looks for a GPU, and from services older than this field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcription: Option<TranscriptionDevice>,
+    /// How the processes that parse files from outside (ffmpeg for imports,
+    /// the notes model's worker) are confined on this machine (shown in
+    /// Diagnostics). Absent from services older than this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confinement: Option<ProcessConfinement>,
+}
+
+/// What this machine's kernel lets the service confine (Linux: Landlock,
+/// seccomp, no new privileges).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct ProcessConfinement {
+    /// Every part applies.
+    pub whole: bool,
+    /// In words: what is confined, and what is not and why (e.g. "confined:
+    /// files (Landlock ABI 6), network (seccomp), privileges (no_new_privs)").
+    pub summary: String,
 }
 
 /// Where transcription runs: the `transcription.device` setting, what it

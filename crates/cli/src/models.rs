@@ -368,24 +368,26 @@ async fn add_embeddings(context: &Context, path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Refuses anything that is not a whisper.cpp ggml file.
+/// Refuses anything that is not a whole whisper.cpp ggml file: the file is
+/// walked by `recorder_stt::model_check` (as the service and the engine do), so
+/// a damaged model is refused before it is copied.
 fn check_ggml(path: &Path) -> Result<(), Failure> {
-    use std::io::Read;
-    let mut header = [0u8; 4];
-    let read = std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut header));
-    if let Err(error) = read {
-        if error.kind() != std::io::ErrorKind::UnexpectedEof {
-            return Err(Failure::general(format!("cannot read {}: {error}", path.display())));
+    match recorder_stt::model_check::inspect(path) {
+        Ok(_) => Ok(()),
+        Err(recorder_stt::model_check::ModelError::NotGgml(_, hint)) => {
+            let hint = if hint.is_empty() {
+                "; for a faster-whisper (CTranslate2) folder use `recorder models import-ct2`"
+            } else {
+                hint
+            };
+            Err(Failure::general(format!(
+                "{} is not a whisper.cpp ggml model (it does not start with the ggml magic \
+                 number){hint}",
+                path.display()
+            )))
         }
+        Err(error) => Err(Failure::general(error.to_string())),
     }
-    if !catalogue::is_ggml_file(&header) {
-        return Err(Failure::general(format!(
-            "{} is not a whisper.cpp ggml model (it does not start with the ggml magic number); \
-             for a faster-whisper (CTranslate2) folder use `recorder models import-ct2`",
-            path.display()
-        )));
-    }
-    Ok(())
 }
 
 async fn import_ct2(

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 use recorder_capture::SourceChoice;
+use recorder_client::stop::StopSignals;
 
 use recorder_service::{AddressInUse, Config, Service};
 use recorder_settings::{DataDir, Environment};
@@ -19,6 +20,9 @@ pub struct ServeArgs {
 }
 
 pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
+    // Listening from the start: a SIGTERM while the service opens its
+    // database stops it as soon as it is up, not by the default action.
+    let signals = StopSignals::listen();
     let environment = Environment::from_process();
     let pipewire = environment.pipewire_runtime_dir.as_deref();
     let audio = args.audio.open(pipewire).map_err(Failure::usage)?;
@@ -44,34 +48,12 @@ pub async fn run(context: Context, args: ServeArgs) -> Result<(), Failure> {
     tracing::info!(%address, "listening");
     println!("recorder listening on http://{address}");
     let _ = std::io::stdout().flush();
-    tokio::spawn(stop_on_signal(shutdown));
+    tokio::spawn(stop_on_signal(signals, shutdown));
     service.serve().await.map_err(|error| Failure::general(format!("{error:#}")))
 }
 
-async fn stop_on_signal(shutdown: CancellationToken) {
-    wait_for_signal().await;
-    tracing::info!("stopping");
+async fn stop_on_signal(signals: StopSignals, shutdown: CancellationToken) {
+    let signal = signals.next().await;
+    tracing::info!("{signal}: stopping");
     shutdown.cancel();
-}
-
-#[cfg(unix)]
-async fn wait_for_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut interrupt), Ok(mut terminate)) =
-        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
-    else {
-        tracing::error!("cannot listen for signals; stop the service by killing it");
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = interrupt.recv() => {}
-        _ = terminate.recv() => {}
-    }
-}
-
-#[cfg(not(unix))]
-async fn wait_for_signal() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
 }

@@ -8,8 +8,9 @@ pub mod docs;
 mod events;
 mod identity;
 pub mod links;
+pub mod stop;
 
-pub use events::{Event, EventStream};
+pub use events::{Event, EventDecoder, EventStream, MAX_EVENT_BYTES};
 
 use recorder_api_types as api;
 use reqwest::{Method, RequestBuilder, Response};

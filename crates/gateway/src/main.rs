@@ -2,6 +2,11 @@
 //! HTTP on 127.0.0.1:47322/mcp, `--a2a` adds the A2A agent on 127.0.0.1:47323.
 //! Logs go to stderr (stdout belongs to MCP).
 //!
+//! It stops on SIGTERM or SIGINT, and, when it serves MCP over stdio, at the
+//! end of stdin (an MCP host closing it), whatever else it serves: the HTTP
+//! servers stop taking connections, open requests get [`GRACE`] to finish,
+//! and the process ends without waiting on the thread that reads stdin.
+//!
 //! Exit codes: 0 done; 1 failed (e.g. `address in use`); 2 usage error;
 //! 3 the service is not running or the data folder has no token.
 
@@ -9,9 +14,11 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use clap::Parser;
+use recorder_client::stop::StopSignals;
 use recorder_gateway::config::{Config, StartError};
 use recorder_gateway::guard::Token;
 use recorder_gateway::mcp::{http_app, RecorderMcp};
@@ -51,6 +58,10 @@ struct Args {
     write_docs: Option<PathBuf>,
 }
 
+/// How long open requests (a tool call, an SSE stream) get to finish once
+/// the gateway is told to stop; then they are dropped.
+const GRACE: Duration = Duration::from_millis(750);
+
 fn main() -> ExitCode {
     let args = Args::parse();
     if let Some(dir) = &args.write_docs {
@@ -74,7 +85,11 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(run(args)) {
+    let outcome = runtime.block_on(run(args));
+    // The thread reading stdin blocks in read(2) until the host writes or
+    // closes it: the runtime must not wait for it to end.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("recorder-gateway: {error}");
@@ -84,6 +99,9 @@ fn main() -> ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), StartError> {
+    // From the first moment: a signal while the gateway checks the service
+    // stops it once it is up, not by the default action.
+    let signals = StopSignals::listen();
     let config = Config::load(args.data_dir.clone(), args.api_port)?;
     init_logging(&config);
     let client = config.client()?;
@@ -106,21 +124,30 @@ async fn run(args: Args) -> Result<(), StartError> {
         let app = recorder_gateway::a2a::app(runner.clone(), token.clone(), url);
         servers.spawn(serve(listener, app, shutdown.clone()));
     }
+    let stdio_ended = CancellationToken::new();
     if !args.no_stdio {
         let stdio = RecorderMcp::new(runner.clone()).serve_stdio();
-        if servers.is_empty() {
-            return stdio.await.map_err(other);
-        }
-        // With HTTP transports, the end of stdin does not end the gateway.
+        let (ended, stop) = (stdio_ended.clone(), shutdown.clone());
         servers.spawn(async move {
-            if let Err(error) = stdio.await {
-                tracing::info!("MCP over stdio ended: {error}");
+            tokio::select! {
+                served = stdio => match served {
+                    Ok(()) => tracing::info!("MCP over stdio ended: stdin was closed"),
+                    Err(error) => tracing::info!("MCP over stdio ended: {error}"),
+                },
+                () = stop.cancelled() => {}
             }
-            std::future::pending::<()>().await;
+            ended.cancel();
         });
     }
-    shutdown_signal().await;
+    tokio::select! {
+        signal = signals.next() => tracing::info!("{signal}: stopping"),
+        () = stdio_ended.cancelled() => {}
+    }
     shutdown.cancel();
+    let finished = async { while servers.join_next().await.is_some() {} };
+    if tokio::time::timeout(GRACE, finished).await.is_err() {
+        tracing::info!("requests still open after {} ms were dropped", GRACE.as_millis());
+    }
     servers.shutdown().await;
     Ok(())
 }
@@ -142,26 +169,6 @@ async fn serve(listener: TcpListener, app: Router, shutdown: CancellationToken) 
         axum::serve(listener, app).with_graceful_shutdown(shutdown.cancelled_owned()).await;
     if let Err(error) = served {
         tracing::error!("HTTP server stopped: {error}");
-    }
-}
-
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
-                Err(_) => return std::future::pending().await,
-            };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = interrupt.await;
     }
 }
 

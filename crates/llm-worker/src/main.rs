@@ -1,8 +1,10 @@
 //! `recorder-llm`: the notes model inside. Loads one GGUF model with llama.cpp and
 //! answers chat completions, one JSON line in, JSON lines out (see
 //! `recorder_llm::protocol`), until its stdin closes. The service starts it for a
-//! notes run and ends it afterwards; it reads no file but the model and opens no
-//! socket.
+//! notes run and ends it afterwards. A GGUF is parsed by llama.cpp's C++, so
+//! before the model is opened the worker confines itself (`recorder_sandbox`):
+//! it may read the model and the system's libraries and nothing else, write no
+//! file, make no socket, and is held to limits of memory and CPU time.
 //!
 //! Usage: `recorder-llm --model FILE [--threads N] [--context TOKENS]` (or `--version`)
 
@@ -20,6 +22,11 @@ use recorder_llm::protocol::{ModelInfo, Reply, Request};
 
 /// The context made when the model allows it: a long meeting goes in chunks.
 const DEFAULT_CONTEXT: u32 = 8192;
+/// Address space beside the mapped model: the KV cache of a long context,
+/// compute buffers, and every thread's stack and allocator arena.
+const MEMORY_BESIDE_THE_MODEL: u64 = 8 << 30;
+/// CPU time of all threads together before the kernel stops the worker.
+const CPU_SECONDS: u64 = 8 * 3600;
 
 struct Options {
     model: PathBuf,
@@ -40,7 +47,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Err(message) = serve(&options) {
+    let confinement = recorder_sandbox::confine_self(&rules(&options));
+    if let Err(message) = serve(&options, &confinement) {
         say(&Reply::Error(message));
         std::process::exit(1);
     }
@@ -65,7 +73,18 @@ fn options(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     Ok(options)
 }
 
-fn serve(options: &Options) -> Result<(), String> {
+/// The model may be read; memory is bounded by the model's size (mapped),
+/// its context and the compute buffers, with room to spare; CPU time by a
+/// day's notes runs.
+fn rules(options: &Options) -> recorder_sandbox::Rules {
+    let model_bytes = std::fs::metadata(&options.model).map_or(0, |m| m.len());
+    recorder_sandbox::Rules::new()
+        .read(&options.model)
+        .memory(model_bytes.saturating_add(MEMORY_BESIDE_THE_MODEL))
+        .cpu_time(CPU_SECONDS)
+}
+
+fn serve(options: &Options, confinement: &recorder_sandbox::Confinement) -> Result<(), String> {
     let mut backend = LlamaBackend::init().map_err(|error| error.to_string())?;
     backend.void_logs();
     let model = LlamaModel::load_from_file(&backend, &options.model, &LlamaModelParams::default())
@@ -78,6 +97,7 @@ fn serve(options: &Options) -> Result<(), String> {
         parameters: model.n_params(),
         size_bytes: model.size(),
         threads: options.threads,
+        confinement: confinement.to_string(),
     };
     say(&Reply::Ready(info));
     let params = LlamaContextParams::default()

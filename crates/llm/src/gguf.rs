@@ -3,8 +3,10 @@
 //! inside the file (a truncated download is caught here, not by llama.cpp), and
 //! what its metadata says (architecture, name, licence, context length).
 //!
-//! Reading is bounded: counts and lengths beyond sane limits are refused, and
-//! arrays (the tokenizer's vocabulary) are skipped, not held.
+//! Reading is bounded: counts and lengths beyond sane limits or beyond the rest
+//! of the file are refused before anything is allocated for them, arrays (the
+//! tokenizer's vocabulary) are skipped, not held, and arrays of arrays may nest
+//! only [`MAX_NESTING`] deep.
 
 use std::fs::File;
 use std::io::{BufReader, Read, Seek};
@@ -15,6 +17,11 @@ const MAX_KEYS: u64 = 100_000;
 const MAX_TENSORS: u64 = 1_000_000;
 const MAX_STRING: u64 = 1 << 26;
 const MAX_DIMS: u32 = 8;
+/// How deep arrays of arrays may nest. Each level is a recursive call: without
+/// a limit a file of nested one-element arrays overflowed the stack and aborted
+/// the process (`tests/properties.rs` keeps the case). llama.cpp's own files
+/// nest none.
+pub const MAX_NESTING: u32 = 4;
 
 /// What a GGUF file says about itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,10 +59,20 @@ pub fn inspect(path: &Path) -> Result<GgufInfo, GgufError> {
     let io = |error: std::io::Error| GgufError::Io(name.clone(), error);
     let file = File::open(path).map_err(io)?;
     let length = file.metadata().map_err(io)?.len();
-    let mut reader = Reader { inner: BufReader::new(file), length };
+    inspect_reader(file, length, &name)
+}
+
+/// Checks the `length` bytes of `source` (a file, or bytes in memory), called
+/// `name` in the errors.
+pub fn inspect_reader<R: Read + Seek>(
+    source: R,
+    length: u64,
+    name: &str,
+) -> Result<GgufInfo, GgufError> {
+    let name = name.to_string();
+    let mut reader = Reader { inner: BufReader::new(source), length, position: 0 };
     let damaged = |error: String| GgufError::Damaged(name.clone(), error);
-    let mut magic = [0u8; 4];
-    if length < 4 || reader.inner.read_exact(&mut magic).is_err() || &magic != MAGIC {
+    if length < 4 || reader.bytes::<4>().ok().as_ref() != Some(MAGIC) {
         return Err(GgufError::NotGguf(name));
     }
     let version = reader.u32().map_err(damaged)?;
@@ -73,7 +90,7 @@ pub fn inspect(path: &Path) -> Result<GgufInfo, GgufError> {
     Ok(info)
 }
 
-fn read_header(reader: &mut Reader) -> Result<GgufInfo, String> {
+fn read_header<R: Read + Seek>(reader: &mut Reader<R>) -> Result<GgufInfo, String> {
     let tensors = reader.count(MAX_TENSORS, "tensors")?;
     let keys = reader.count(MAX_KEYS, "metadata keys")?;
     let mut info = GgufInfo { tensors, ..GgufInfo::default() };
@@ -104,14 +121,13 @@ fn read_header(reader: &mut Reader) -> Result<GgufInfo, String> {
     for _ in 0..tensors {
         end_of_data = end_of_data.max(read_tensor(reader)?);
     }
-    let position = reader.inner.stream_position().map_err(|e| e.to_string())?;
-    let data_start = position.div_ceil(alignment) * alignment;
+    let data_start = reader.position.div_ceil(alignment).saturating_mul(alignment);
     info.needed_bytes = data_start.saturating_add(end_of_data);
     Ok(info)
 }
 
 /// One tensor's description; returns where its data ends (from the data start).
-fn read_tensor(reader: &mut Reader) -> Result<u64, String> {
+fn read_tensor<R: Read + Seek>(reader: &mut Reader<R>) -> Result<u64, String> {
     reader.string()?;
     let dims = reader.u32()?;
     if dims == 0 || dims > MAX_DIMS {
@@ -129,7 +145,11 @@ fn read_tensor(reader: &mut Reader) -> Result<u64, String> {
     let kind = reader.u32()?;
     let offset = reader.u64()?;
     let bytes = match block(kind) {
-        Some((block, bytes)) if first.is_multiple_of(block) => elements / block * bytes,
+        // Checked: a dimension near u64::MAX wrapped the size (release builds) to
+        // one a truncated file passes (`tests/properties.rs` keeps the case).
+        Some((block, bytes)) if first.is_multiple_of(block) => {
+            (elements / block).checked_mul(bytes).ok_or("a tensor's size overflows")?
+        }
         Some(_) => return Err(format!("a tensor of type {kind} has a partial block")),
         // A type this check does not know: its start must still be in the file.
         None => 0,
@@ -166,15 +186,23 @@ fn block(kind: u32) -> Option<(u64, u64)> {
     })
 }
 
-struct Reader {
-    inner: BufReader<File>,
+struct Reader<R> {
+    inner: BufReader<R>,
     length: u64,
+    /// How far into the file the header has been read (or skipped).
+    position: u64,
 }
 
-impl Reader {
+impl<R: Read + Seek> Reader<R> {
+    /// What is left of the file after the position.
+    fn rest(&self) -> u64 {
+        self.length.saturating_sub(self.position)
+    }
+
     fn bytes<const N: usize>(&mut self) -> Result<[u8; N], String> {
         let mut bytes = [0u8; N];
         self.inner.read_exact(&mut bytes).map_err(|_| "the header ends early".to_string())?;
+        self.position += N as u64;
         Ok(bytes)
     }
 
@@ -194,44 +222,67 @@ impl Reader {
         Ok(count)
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    /// A length read from the file: beyond the limit or the whole file it is
+    /// absurd; beyond the rest of the file, the file was cut short.
+    fn length(&mut self, limit: u64, what: &str) -> Result<u64, String> {
         let length = self.u64()?;
-        if length > MAX_STRING || length > self.length {
-            return Err(format!("a string claims {length} bytes"));
+        if length > limit || length > self.length {
+            return Err(format!("{what} claims {length} bytes"));
         }
+        if length > self.rest() {
+            return Err("the header ends early".to_string());
+        }
+        Ok(length)
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        let length = self.length(MAX_STRING, "a string")?;
         let mut bytes = vec![0u8; length as usize];
         self.inner.read_exact(&mut bytes).map_err(|_| "the header ends early".to_string())?;
+        self.position += length;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Skips `bytes`, which must lie inside the file.
     fn skip(&mut self, bytes: u64) -> Result<(), String> {
-        let bytes = i64::try_from(bytes).map_err(|_| "a value is too long".to_string())?;
-        self.inner.seek_relative(bytes).map_err(|e| e.to_string())
+        if bytes > self.rest() {
+            return Err("the header ends early".to_string());
+        }
+        let offset = i64::try_from(bytes).map_err(|_| "a value is too long".to_string())?;
+        self.inner.seek_relative(offset).map_err(|e| e.to_string())?;
+        self.position += bytes;
+        Ok(())
     }
 
     fn skip_value(&mut self, kind: u32) -> Result<(), String> {
+        self.skip_value_in(kind, 0)
+    }
+
+    fn skip_value_in(&mut self, kind: u32, depth: u32) -> Result<(), String> {
         match kind {
             0 | 1 | 7 => self.skip(1),
             2 | 3 => self.skip(2),
             4..=6 => self.skip(4),
             10..=12 => self.skip(8),
             8 => {
-                let length = self.u64()?;
-                if length > self.length {
-                    return Err(format!("a string claims {length} bytes"));
-                }
+                let length = self.length(u64::MAX, "a string")?;
                 self.skip(length)
             }
-            9 => self.skip_array(),
+            9 if depth >= MAX_NESTING => Err(format!("arrays nest more than {MAX_NESTING} deep")),
+            9 => self.skip_array(depth + 1),
             _ => Err(format!("a metadata value has the unknown type {kind}")),
         }
     }
 
-    fn skip_array(&mut self) -> Result<(), String> {
+    fn skip_array(&mut self, depth: u32) -> Result<(), String> {
         let kind = self.u32()?;
         let count = self.u64()?;
+        // Every value takes at least a byte.
         if count > self.length {
             return Err(format!("an array claims {count} values"));
+        }
+        if count > self.rest() {
+            return Err("the header ends early".to_string());
         }
         let width = match kind {
             0 | 1 | 7 => 1,
@@ -241,10 +292,10 @@ impl Reader {
             _ => 0,
         };
         if width > 0 {
-            return self.skip(count * width);
+            return self.skip(count.saturating_mul(width));
         }
         for _ in 0..count {
-            self.skip_value(kind)?;
+            self.skip_value_in(kind, depth)?;
         }
         Ok(())
     }

@@ -36,6 +36,11 @@ pub struct ModelInfo {
     pub parameters: u64,
     pub size_bytes: u64,
     pub threads: u32,
+    /// How the worker is confined while it reads the model and writes
+    /// (`recorder_sandbox`'s report, e.g. "confined: files (Landlock ABI 7), …",
+    /// or "unconfined: " and why). Empty from workers older than this field.
+    #[serde(default)]
+    pub confinement: String,
 }
 
 /// Counts of one finished completion.

@@ -166,6 +166,11 @@ pub struct WorkerHandle {
 }
 
 impl WorkerHandle {
+    /// The worker's process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// The most memory the worker has held (VmHWM), where the OS tells it.
     pub fn peak_memory_bytes(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid?)).ok()?;

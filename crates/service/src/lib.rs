@@ -99,6 +99,7 @@ impl Service {
         lock.record_port(listener.local_addr()?.port())
             .with_context(|| format!("cannot write {}", data_dir.service_lock().display()))?;
         tracing::info!(backend = config.audio.name(), "audio capture");
+        recorder_sandbox::log("files from outside are read", &recorder_sandbox::support());
         let store = Arc::new(Store::open(&data_dir.database()).with_context(|| {
             format!("cannot open the database {}", data_dir.database().display())
         })?);

@@ -129,6 +129,22 @@ pub fn copy_atomically(source: &Path, destination: &Path) -> std::io::Result<()>
     result
 }
 
+/// Reads a whole file of at most `limit` bytes; a longer one (or a device that
+/// never ends, such as `/dev/zero`) is an `InvalidData` error once `limit` bytes
+/// are read, so a hand-written file cannot make a reader hold without bound.
+pub(crate) fn read_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is larger than {} MiB, the most that is read", limit >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Writes through a temporary file in the same folder, fsyncs, then renames.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));

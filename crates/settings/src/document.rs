@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::data_dir::write_atomic;
+use crate::data_dir::{read_limited, write_atomic};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -189,6 +189,11 @@ pub struct InvalidSetting {
     pub reason: String,
 }
 
+/// The largest `settings.json` read: far above what the settings need (the
+/// vocabulary, the largest, is at most 200 words of 100 characters), and
+/// bounded, so a runaway file is refused rather than held whole.
+pub const MAX_SETTINGS_BYTES: u64 = 16 << 20;
+
 /// The whole JSON document (unknown keys included) and its typed view.
 #[derive(Debug, Clone)]
 pub struct SettingsDocument {
@@ -205,7 +210,7 @@ impl SettingsDocument {
     /// it is listed in [`SettingsDocument::invalid`], and the file is not
     /// written (the person's text stays as it is).
     pub fn load_or_create(path: &Path) -> Result<Self, SettingsError> {
-        let existing = match std::fs::read(path) {
+        let existing = match read_limited(path, MAX_SETTINGS_BYTES) {
             Ok(bytes) => Some(
                 serde_json::from_slice::<Value>(&bytes)
                     .map_err(|source| SettingsError::Syntax { path: path.to_path_buf(), source })?,
@@ -298,7 +303,7 @@ impl SettingsDocument {
 /// The API port configured in an existing `settings.json`, read without creating
 /// or changing the file (for clients such as the CLI and the gateway).
 pub fn configured_api_port(path: &Path) -> u16 {
-    std::fs::read(path)
+    read_limited(path, MAX_SETTINGS_BYTES)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
         .and_then(|document| document.pointer("/general/api_port").and_then(Value::as_u64))

@@ -13,7 +13,8 @@ mod policy_source;
 pub use data_dir::{copy_atomically, DataDir, DataDirError};
 pub use document::{
     configured_api_port, defaults, is_vocabulary_word, literal_loopback, InvalidSetting, Settings,
-    SettingsDocument, SettingsError, DEFAULT_TRANSCRIPTION_MODEL, MAX_WORDS, MAX_WORD_CHARS,
+    SettingsDocument, SettingsError, DEFAULT_TRANSCRIPTION_MODEL, MAX_SETTINGS_BYTES, MAX_WORDS,
+    MAX_WORD_CHARS,
 };
 pub use effective::{
     check_patch_against_policy, cloud_refusal, effective_settings, effective_typed,
@@ -22,5 +23,5 @@ pub use effective::{
 pub use environment::Environment;
 pub use policy_source::{
     default_policy_source, entries_to_json, may_override_policy, JsonFilePolicy, PolicySource,
-    PolicySourceError,
+    PolicySourceError, MAX_POLICY_BYTES,
 };

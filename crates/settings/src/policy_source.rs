@@ -7,7 +7,12 @@ use std::path::{Path, PathBuf};
 use recorder_domain::policy::RawPolicyValue;
 use serde_json::Value;
 
+use crate::data_dir::read_limited;
 use crate::Environment;
+
+/// The largest policy file read: it holds nine keys, so 1 MiB is far more than
+/// any real one, and a larger file (or a device such as `/dev/zero`) is refused.
+pub const MAX_POLICY_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PolicySourceError {
@@ -31,7 +36,7 @@ pub struct JsonFilePolicy {
 
 impl PolicySource for JsonFilePolicy {
     fn load(&self) -> Result<Vec<(String, RawPolicyValue)>, PolicySourceError> {
-        let bytes = match std::fs::read(&self.path) {
+        let bytes = match read_limited(&self.path, MAX_POLICY_BYTES) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(error) => return Err(PolicySourceError::Read(self.describe(), error.to_string())),
@@ -174,9 +179,13 @@ mod macos {
             let Some(path) = self.candidates.iter().find(|path| path.exists()) else {
                 return Ok(Vec::new());
             };
-            let value = plist::Value::from_file(path).map_err(|error| {
-                PolicySourceError::Malformed(path.display().to_string(), error.to_string())
+            let bytes = read_limited(path, MAX_POLICY_BYTES).map_err(|error| {
+                PolicySourceError::Read(path.display().to_string(), error.to_string())
             })?;
+            let value =
+                plist::Value::from_reader(std::io::Cursor::new(bytes)).map_err(|error| {
+                    PolicySourceError::Malformed(path.display().to_string(), error.to_string())
+                })?;
             let Some(dictionary) = value.into_dictionary() else {
                 return Err(PolicySourceError::Malformed(
                     path.display().to_string(),
@@ -401,6 +410,47 @@ mod tests {
             }
             std::fs::write(&path, &garbage).expect("write");
             let _ = source.load();
+        }
+
+        /// A valid plist, XML or binary, with bytes overwritten, cut short or
+        /// with huge values written over its offsets and counts (the binary
+        /// format's trailer holds both): read or refused, never a panic.
+        #[test]
+        fn a_damaged_plist_is_read_or_refused(
+            entries in proptest::collection::btree_map("[A-Za-z]{1,8}", any_plist(), 0..6),
+            binary in proptest::prelude::any::<bool>(),
+            damage in proptest::collection::vec(
+                (proptest::prelude::any::<usize>(), proptest::prelude::any::<u64>(), 0u8..4),
+                1..6,
+            ),
+        ) {
+            let temp = tempfile::tempdir().expect("temp");
+            let path = temp.path().join("managed.plist");
+            let value = plist::Value::Dictionary(entries.into_iter().collect());
+            let mut bytes = Vec::new();
+            if binary {
+                value.to_writer_binary(&mut bytes).expect("encode");
+            } else {
+                value.to_writer_xml(&mut bytes).expect("encode");
+            }
+            for (at, value, how) in damage {
+                let at = at % (bytes.len() + 1);
+                match how {
+                    0 => bytes.truncate(at),
+                    1 => {
+                        let end = (at + 8).min(bytes.len());
+                        bytes[at..end].copy_from_slice(&u64::MAX.to_be_bytes()[..end - at]);
+                    }
+                    _ if at < bytes.len() => bytes[at] = value as u8,
+                    _ => bytes.push(value as u8),
+                }
+            }
+            std::fs::write(&path, &bytes).expect("write");
+            let source = macos::ManagedPreferences::at(vec![path]);
+            if let Err(error) = source.load() {
+                let shown = error.to_string();
+                proptest::prop_assert!(shown.starts_with("policy ") || shown.starts_with("cannot read policy "), "{shown}");
+            }
         }
     }
 }

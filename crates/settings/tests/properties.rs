@@ -145,3 +145,167 @@ proptest! {
         let _ = json!(loaded.typed().retention.keep_audio_days);
     }
 }
+
+/// One way to damage a file a person or an administrator wrote.
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// Overwrite a byte.
+    Set(usize, u8),
+    /// Cut the file here.
+    Cut(usize),
+    /// Insert text here (JSON punctuation, a huge number, a stray quote).
+    Insert(usize, &'static str),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let text = prop::sample::select(vec![
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        ",",
+        ":",
+        "null",
+        "-",
+        "1e999",
+        "99999999999999999999",
+        "\\u0000",
+        "\\ud800",
+        "\u{feff}",
+        "\u{0}",
+        "é",
+    ]);
+    prop_oneof![
+        3 => (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Set(at, byte)),
+        1 => any::<usize>().prop_map(Mutation::Cut),
+        3 => (any::<usize>(), text).prop_map(|(at, text)| Mutation::Insert(at, text)),
+    ]
+}
+
+fn mutated(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+    for mutation in mutations {
+        match mutation {
+            Mutation::Set(at, byte) if !bytes.is_empty() => {
+                let at = at % bytes.len();
+                bytes[at] = *byte;
+            }
+            Mutation::Set(..) => {}
+            Mutation::Cut(at) => bytes.truncate(at % (bytes.len() + 1)),
+            Mutation::Insert(at, text) => {
+                let at = at % (bytes.len() + 1);
+                bytes.splice(at..at, text.bytes());
+            }
+        }
+    }
+    bytes
+}
+
+/// `settings.json` holding `bytes`: loaded (typed, with invalid keys listed) or
+/// refused with a `SettingsError`; the API port read for clients is a port.
+fn load_settings(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("settings.json");
+    std::fs::write(&path, bytes).expect("write");
+    prop_assert!(recorder_settings::configured_api_port(&path) > 0);
+    match SettingsDocument::load_or_create(&path) {
+        Ok(loaded) => {
+            let typed = loaded.typed();
+            prop_assert!(typed.general.api_port > 0);
+            prop_assert!(!typed.general.user_name.trim().is_empty());
+            let _ = effective_settings(&loaded, &PolicyValues::default());
+        }
+        Err(error) => {
+            let shown = error.to_string();
+            prop_assert!(!shown.is_empty());
+        }
+    }
+    Ok(())
+}
+
+fn any_policy_text() -> impl Strategy<Value = Vec<u8>> {
+    any_policy().prop_map(|policy| serde_json::to_vec_pretty(&policy).expect("json"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_bytes_as_settings_json_load_or_are_refused(
+        bytes in prop::collection::vec(any::<u8>(), 0..300),
+    ) {
+        load_settings(&bytes)?;
+    }
+
+    #[test]
+    fn a_damaged_settings_json_loads_or_is_refused(
+        document in any_json(),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        let mut whole = recorder_settings::defaults();
+        if let Value::Object(extra) = &document {
+            for (key, value) in extra {
+                whole[key] = value.clone();
+            }
+        }
+        let text = serde_json::to_vec_pretty(&whole).expect("json");
+        load_settings(&mutated(text, &mutations))?;
+    }
+
+    #[test]
+    fn a_damaged_policy_file_loads_or_is_refused(
+        text in any_policy_text(),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        // Loaded: the values were checked against their keys (load_policy);
+        // refused: in the source's error shape.
+        if let Err(error) = load_policy(&mutated(text, &mutations)) {
+            prop_assert!(error.starts_with("policy ") && error.contains("is malformed"), "{error}");
+        }
+    }
+}
+
+/// JSON nested far deeper than serde_json reads (128 levels) is a syntax error,
+/// not a stack overflow, in either file.
+#[test]
+fn deeply_nested_files_are_refused_not_recursed_into() {
+    for nested in
+        ["[".repeat(200_000), format!("{}1{}", "{\"a\":".repeat(100_000), "}".repeat(100_000))]
+    {
+        let error = load_policy(nested.as_bytes()).expect_err("too deep");
+        assert!(error.contains("is malformed"), "{error}");
+        let folder = tempfile::tempdir().expect("temp");
+        let path = folder.path().join("settings.json");
+        std::fs::write(&path, &nested).expect("write");
+        let error = SettingsDocument::load_or_create(&path).expect_err("too deep");
+        assert!(error.to_string().contains("is not valid JSON"), "{error}");
+        assert_eq!(recorder_settings::configured_api_port(&path), 47321);
+    }
+}
+
+/// A file larger than the most either reader holds is refused once that much
+/// is read (a sparse file here: nothing is written to disk), and so is a device
+/// that never ends. Before, each was read whole, without bound.
+#[test]
+fn oversized_files_are_refused_without_being_read_whole() {
+    let folder = tempfile::tempdir().expect("temp");
+    let policy = folder.path().join("policies.json");
+    let file = std::fs::File::create(&policy).expect("create");
+    file.set_len(recorder_settings::MAX_POLICY_BYTES + 1).expect("sparse");
+    let error = load_policy_at(&policy).expect_err("too large");
+    assert!(error.contains("larger than 1 MiB"), "{error}");
+    let settings = folder.path().join("settings.json");
+    let file = std::fs::File::create(&settings).expect("create");
+    file.set_len(recorder_settings::MAX_SETTINGS_BYTES + 1).expect("sparse");
+    let error = SettingsDocument::load_or_create(&settings).expect_err("too large");
+    assert!(error.to_string().contains("larger than 16 MiB"), "{error}");
+    assert_eq!(recorder_settings::configured_api_port(&settings), 47321);
+    if cfg!(unix) {
+        let error = load_policy_at(std::path::Path::new("/dev/zero")).expect_err("endless");
+        assert!(error.contains("larger than"), "{error}");
+    }
+}
+
+fn load_policy_at(path: &std::path::Path) -> Result<(), String> {
+    JsonFilePolicy { path: path.to_path_buf() }.load().map(|_| ()).map_err(|e| e.to_string())
+}

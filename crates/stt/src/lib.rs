@@ -10,6 +10,7 @@ pub mod file;
 #[cfg(feature = "whisper")]
 mod gpu;
 pub mod hallucination;
+pub mod model_check;
 pub mod silero;
 pub mod speaker;
 pub mod speed;

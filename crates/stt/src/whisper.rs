@@ -47,6 +47,9 @@ impl WhisperEngine {
         let load_error =
             |reason: String| SttError::Load { path: path.display().to_string(), reason };
         let path_text = path.to_str().ok_or_else(|| load_error("the path is not UTF-8".into()))?;
+        // whisper.cpp trusts the file it loads (a damaged one can abort the
+        // process): it gets only a file that our own reader walked whole.
+        check_model(path).map_err(load_error)?;
         let (context, state, backend) = match crate::gpu::backend_for(options.device) {
             Backend::Gpu { name } => match load_on(path_text, true) {
                 Ok((context, state)) => (context, state, Backend::Gpu { name }),
@@ -233,6 +236,12 @@ fn load_on(path: &str, gpu: bool) -> Result<(WhisperContext, WhisperState), Stri
     let context = WhisperContext::new_with_params(path, parameters).map_err(|e| e.to_string())?;
     let state = context.create_state().map_err(|e| e.to_string())?;
     Ok((context, state))
+}
+
+/// [`crate::model_check`] on `path`, in words fit for [`SttError::Load`] (which
+/// names the path already).
+fn check_model(path: &Path) -> Result<(), String> {
+    crate::model_check::inspect_as(path, "the file").map(|_| ()).map_err(|error| error.to_string())
 }
 
 /// Whether whisper knows `code` as a language (`en`, `de`, …).

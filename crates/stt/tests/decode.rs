@@ -146,3 +146,109 @@ fn which_ffmpeg() -> Option<std::path::PathBuf> {
         .map(|dir| Path::new(dir).join("ffmpeg"))
         .find(|path| path.is_file())
 }
+
+/// A 10 s tone as FLAC, made by ffmpeg itself (unconfined).
+fn flac_tone(ffmpeg: &Path, folder: &Path) -> std::path::PathBuf {
+    let flac = folder.join("tone.flac");
+    let made = std::process::Command::new(ffmpeg)
+        .args(["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=10"])
+        .arg(&flac)
+        .status()
+        .expect("ffmpeg runs");
+    assert!(made.success());
+    flac
+}
+
+/// The children of this process named `name`, by their `/proc` status.
+fn children_named(name: &str) -> Vec<String> {
+    let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
+    let pids: Vec<String> = tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| list.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    pids.into_iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+        .filter(|status| status.lines().next() == Some(&format!("Name:\t{name}")))
+        .collect()
+}
+
+/// The ffmpeg an import starts runs confined (no new privileges, a seccomp
+/// filter; Landlock has no /proc mark, the escapes below show it) and still
+/// decodes the whole file.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_ffmpeg_that_decodes_an_import_is_confined_and_does_its_job() {
+    let ffmpeg = which_ffmpeg().expect("ffmpeg on PATH (scripts/setup.sh installs it)");
+    let folder = tempfile::tempdir().expect("tempdir");
+    let flac = flac_tone(&ffmpeg, folder.path());
+    let mut stream = audio::open(&flac, Some(&ffmpeg)).expect("ffmpeg starts");
+    // 10 s of f32 is 640 KB: more than a pipe holds, so ffmpeg waits for us.
+    let status = (0..200)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            children_named("ffmpeg").pop()
+        })
+        .expect("ffmpeg is running");
+    assert!(status.contains("NoNewPrivs:\t1"), "{status}");
+    assert!(status.contains("Seccomp:\t2"), "{status}");
+    let mut samples = Vec::new();
+    while stream.read(&mut samples, 8_000).expect("decodes") > 0 {}
+    assert_eq!(samples.len(), 160_000);
+}
+
+/// Under the rules the import gets, ffmpeg told to read another file (a key
+/// beside the import) or to connect to a server on 127.0.0.1 cannot; without
+/// them it can, so the checks can fail.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_confined_ffmpeg_reads_no_other_file_and_connects_nowhere() {
+    use std::net::TcpListener;
+    let ffmpeg = which_ffmpeg().expect("ffmpeg on PATH (scripts/setup.sh installs it)");
+    let folder = tempfile::tempdir().expect("tempdir");
+    let flac = flac_tone(&ffmpeg, folder.path());
+    let secret = folder.path().join("secret.wav");
+    write(&secret, 16_000, 1, 16, SampleFormat::Int);
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let url = format!("http://{}/talk.wav", listener.local_addr().expect("address"));
+    let decode = |input: &str, confined: bool| {
+        let mut command = std::process::Command::new(&ffmpeg);
+        command.args(["-nostdin", "-loglevel", "error", "-rw_timeout", "2000000", "-i", input]);
+        command.args(["-f", "null", "-"]);
+        if confined {
+            let confinement = recorder_sandbox::confine_command(
+                &mut command,
+                &audio::ffmpeg_rules(&ffmpeg, &flac),
+            );
+            assert!(confinement.is_whole(), "{confinement}");
+        }
+        command.output().expect("ffmpeg runs")
+    };
+    let path = |p: &Path| p.to_str().expect("UTF-8").to_string();
+    assert!(decode(&path(&flac), true).status.success(), "the import itself decodes");
+    assert!(decode(&path(&secret), false).status.success(), "unconfined, the key is read");
+    let refused = decode(&path(&secret), true);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Permission denied"));
+
+    let free = std::thread::spawn({
+        let decode_url = url.clone();
+        let ffmpeg = ffmpeg.clone();
+        move || {
+            std::process::Command::new(&ffmpeg)
+                .args(["-nostdin", "-loglevel", "error", "-rw_timeout", "2000000", "-i"])
+                .arg(&decode_url)
+                .args(["-f", "null", "-"])
+                .output()
+        }
+    });
+    drop(listener.accept().expect("unconfined, ffmpeg connects"));
+    let _ = free.join();
+    let confined = decode(&url, true);
+    assert!(!confined.status.success());
+    listener.set_nonblocking(true).expect("non-blocking");
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "a confined ffmpeg reached the server"
+    );
+}

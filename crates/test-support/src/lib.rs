@@ -32,6 +32,10 @@ pub struct Options {
     pub env: Vec<(String, String)>,
     /// More arguments for `recorder serve` (e.g. `--mic-file A.wav`).
     pub args: Vec<String>,
+    /// Start it with stdin at end of file (/dev/null, as systemd does);
+    /// otherwise stdin is a pipe kept open while the service runs, as a
+    /// terminal or a parent that never writes leaves it.
+    pub stdin_closed: bool,
 }
 
 /// A running service and its data folder; killed and removed on drop.
@@ -43,6 +47,8 @@ pub struct TestService {
     binary: PathBuf,
     options: Options,
     child: Option<Child>,
+    /// The open end of the service's stdin (unless `stdin_closed`).
+    stdin: Option<std::process::ChildStdin>,
 }
 
 impl TestService {
@@ -68,6 +74,7 @@ impl TestService {
             binary: PathBuf::from(binary),
             options,
             child: None,
+            stdin: None,
         };
         service.launch();
         service
@@ -122,10 +129,17 @@ impl TestService {
     /// when it is still running after `limit`. Returns the exit status and how
     /// long the exit took.
     pub fn terminate(&mut self, limit: Duration) -> (std::process::ExitStatus, Duration) {
+        self.signal("TERM", limit)
+    }
+
+    /// Like [`TestService::terminate`] with another signal (`INT`, `TERM`).
+    pub fn signal(&mut self, name: &str, limit: Duration) -> (std::process::ExitStatus, Duration) {
         let mut child = self.take_child();
-        let sent =
-            Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
-        assert!(sent.success(), "SIGTERM could not be sent");
+        let sent = Command::new("kill")
+            .args([&format!("-{name}"), &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success(), "SIG{name} could not be sent");
         let started = std::time::Instant::now();
         loop {
             if let Some(exit) = child.try_wait().expect("wait") {
@@ -134,7 +148,7 @@ impl TestService {
             if started.elapsed() > limit {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("the service was still running {} s after SIGTERM", limit.as_secs());
+                panic!("the service was still running {:?} after SIG{name}", limit);
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -168,6 +182,7 @@ impl TestService {
             // Silero VAD from scripts/vad-model.sh (a test may name another path).
             .env("RECORDER_VAD_PATH", speech::vad_model_path())
             .env_remove("RECORDER_DATA_DIR")
+            .stdin(if self.options.stdin_closed { Stdio::null() } else { Stdio::piped() })
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(seconds) = self.options.policy_refresh_secs {
@@ -179,6 +194,7 @@ impl TestService {
         command.envs(self.options.env.iter().map(|(name, value)| (name, value)));
         command.args(&self.options.args);
         let mut child = command.spawn().expect("spawn recorder serve");
+        self.stdin = child.stdin.take();
         self.port = read_port(&mut child);
         self.child = Some(child);
         self.api_token = read(&self.data_dir().join("api_token"));

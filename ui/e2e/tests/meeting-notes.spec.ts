@@ -9,7 +9,7 @@ import { Service, type Meeting } from '../helpers/service';
 
 // A meeting's notes card: which engine wrote the notes, the notice when the
 // chosen one could not, and the action items shown once (the checklist, not
-// also the action-items note). With "On this computer" chosen and no model
+// also the action-items note), their absence too. With "On this computer" chosen and no model
 // installed, the built-in engine writes; once the test model is added, the
 // model inside writes (when recorder-llm is there), with its progress on the page.
 
@@ -19,6 +19,7 @@ const EMBEDDED = 'Written on this computer by the notes model';
 let service: Service;
 let folder: string;
 let wav: string;
+let quiet: string;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -26,6 +27,8 @@ test.beforeAll(async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-e2e-meeting-notes-'));
   wav = path.join(folder, 'budget-call.wav');
   speakPadded('Please send the quarterly budget report to the finance team by Friday. We agreed to move the launch to March.', wav, 0.5, 1);
+  quiet = path.join(folder, 'weather-chat.wav');
+  speakPadded('The weather in Lisbon was sunny all week, and the old museum by the river was quiet.', quiet, 0.5, 1);
   service = await Service.start({ model: true, settings: { ai: { provider: 'embedded' } } });
 });
 
@@ -34,8 +37,8 @@ test.afterAll(async () => {
   if (folder) fs.rmSync(folder, { recursive: true, force: true });
 });
 
-async function importCall(): Promise<string> {
-  const imported = await service.call<Meeting>('POST', '/ui/import', { body: { path: wav } });
+async function importCall(file = wav): Promise<string> {
+  const imported = await service.call<Meeting>('POST', '/ui/import', { body: { path: file } });
   expect(imported.status, imported.text).toBe(202);
   return imported.body.id;
 }
@@ -80,6 +83,26 @@ test('no notes model installed: the built-in engine wrote the notes, the page sa
     await expect(items.getByRole('checkbox', { name: item.text, exact: true })).toHaveCount(1);
   }
   await shot(page, 'meeting-notes-fallback');
+});
+
+test('a meeting without action items says so once: the checklist, not also the notes', async ({ page }) => {
+  const id = await importCall(quiet);
+  const meeting = await service.waitForStatus(id, 'ready');
+  expect(meeting.action_items, 'no action items in a chat about the weather').toEqual([]);
+  // The notes' Markdown keeps its line (exports, the API); the page shows the checklist's.
+  const note = (meeting.notes ?? []).find((n) => n.kind === 'action_items');
+  expect(note?.content_md).toBe('_No action items were found._');
+
+  await service.signIn(page);
+  await page.goto(service.url(`/meetings/${id}`));
+  await settled(page);
+  const card = page.getByRole('region', { name: 'Notes' });
+  await expect(card.getByRole('heading', { name: 'Summary' })).toBeVisible();
+  await expect(card.getByRole('heading', { name: 'Action items' })).toHaveCount(0);
+  await expect(page.getByText('No action items were found.')).toHaveCount(0);
+  const items = page.getByRole('region', { name: 'Action items' });
+  await expect(items.getByText('No action items.', { exact: true })).toBeVisible();
+  await expect(page.getByText(/No action items/)).toHaveCount(1);
 });
 
 test('with the test model added, the model inside writes: progress on the page, then "Written on this computer"', async ({ page }) => {
@@ -127,11 +150,11 @@ test('with the test model added, the model inside writes: progress on the page, 
   // A note the test model wrote nothing usable for (it is 135 M parameters) is the
   // built-in engine's, and says so: one notice per such note, none for the others.
   // (Notes written alike share one line under the heading.)
-  const shown = (meeting.notes ?? []).filter((n) => !(meeting.action_items!.length && n.kind === 'action_items'));
+  const shown = (meeting.notes ?? []).filter((n) => n.kind !== 'action_items');
   const origins = new Set(shown.map((n) => JSON.stringify([n.written_by, n.fallback])));
   const refused = shown.filter((n) => n.fallback).length;
   const notices = origins.size === 1 ? Math.min(refused, 1) : refused;
   await expect(card.getByText(/^The built-in engine wrote these notes instead/)).toHaveCount(notices);
-  if (meeting.action_items!.length) await expect(card.getByRole('heading', { name: 'Action items' })).toHaveCount(0);
+  await expect(card.getByRole('heading', { name: 'Action items' })).toHaveCount(0);
   await shot(page, 'meeting-notes-embedded');
 });

@@ -156,3 +156,17 @@ test('a policy file that breaks keeps the last good policy, and Settings says so
     await managed.stop();
   }
 });
+
+// SECURITY.md, "A crafted file": the person can see whether the programs that
+// read imports and notes models are confined on this machine (Linux with
+// Landlock here), in the service's own words.
+test('Diagnostics says that imports and notes models are opened by confined processes', async ({ page }) => {
+  await service.signIn(page);
+  await page.goto(service.url('/settings/diagnostics'));
+  await settled(page);
+  await expect(page.getByRole('heading', { name: 'Files from outside' })).toBeVisible();
+  await expect(page.getByText('opened by confined processes')).toBeVisible();
+  await expect(page.getByText(/^confined: files \(Landlock ABI \d+\), network \(seccomp\)/)).toBeVisible();
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'settings-diagnostics-confinement.png') });
+});

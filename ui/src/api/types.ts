@@ -18,6 +18,7 @@ export type MeetingMatches = S['MeetingMatches'];
 export type Health = S['Health'];
 export type MeaningIndex = S['MeaningIndex'];
 export type TranscriptionDevice = S['TranscriptionDevice'];
+export type ProcessConfinement = S['ProcessConfinement'];
 export type SearchMode = S['SearchMode'];
 export type AskRequest = S['AskRequest'];
 export type AskAnswer = S['AskAnswer'];

@@ -460,3 +460,17 @@ async fn what_a_crash_left_is_cleared_after_the_next_start() {
     assert!(meetings.join(&kept).join("original.wav.part").exists(), "a meeting's folder is kept");
     assert_eq!(get(&service, "/v1/meetings").await.body["total"], 1);
 }
+
+/// Settings → Diagnostics reads how the processes that parse files from
+/// outside are confined: on this Linux, all of it (`/v1/health` carries the
+/// same reply, like every read of the person's channel).
+#[tokio::test]
+async fn health_says_how_files_from_outside_are_confined() {
+    let service = start();
+    let person = person_call(&service, Method::GET, "/ui/health", None).await;
+    assert_eq!(person.status, 200, "{}", person.text);
+    let confinement = &person.body["confinement"];
+    assert_eq!(confinement["whole"], true, "{}", person.text);
+    let summary = confinement["summary"].as_str().expect("a summary");
+    assert!(summary.starts_with("confined: files (Landlock ABI"), "{summary}");
+}

@@ -31,6 +31,7 @@ mod retention;
 mod search;
 mod speakers;
 mod stand_in;
+mod stop;
 mod trust;
 mod words;
 

@@ -366,15 +366,24 @@ async fn local_models_are_added_used_listed_and_removed() {
         text(&refused.stderr)
     );
 
+    // A file that starts like a model and is not one (the whole file is checked).
     let model = files.join("ggml-tiny-test.bin");
     std::fs::write(&model, fake_model()).expect("model");
+    let damaged = run(&service, &["models", "add", &model.display().to_string()]);
+    assert_eq!(damaged.status.code(), Some(1), "{}", text(&damaged.stderr));
+    assert!(text(&damaged.stderr).contains("is damaged"), "{}", text(&damaged.stderr));
+    let real = std::fs::read(recorder_test_support::speech::test_model()).expect("test model");
+    std::fs::write(&model, &real[..real.len() - 1000]).expect("cut");
+    let cut = run(&service, &["models", "add", &model.display().to_string()]);
+    assert!(text(&cut.stderr).contains("is truncated"), "{}", text(&cut.stderr));
+    std::fs::write(&model, &real).expect("model");
     let bad_name =
         run(&service, &["models", "add", &model.display().to_string(), "--name", "../x"]);
     assert_eq!(bad_name.status.code(), Some(2), "{}", text(&bad_name.stderr));
     let added = run(&service, &["models", "add", &model.display().to_string()]);
     assert!(added.status.success(), "{}", text(&added.stderr));
     let installed = service.data_dir().join("models").join("ggml-tiny-test.bin");
-    assert_eq!(std::fs::read(&installed).expect("copied"), fake_model());
+    assert_eq!(std::fs::read(&installed).expect("copied"), real);
     let again = run(&service, &["models", "add", &model.display().to_string()]);
     assert_eq!(again.status.code(), Some(1), "no silent replacement");
 

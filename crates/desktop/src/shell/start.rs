@@ -3,6 +3,7 @@
 //! `recorder://` link opens its page in this window, and closing the window
 //! leaves the app running.
 
+use recorder_client::stop::StopSignals;
 use tauri::{App, AppHandle, Manager, RunEvent, Window, WindowEvent};
 use tauri_plugin_autostart::MacosLauncher;
 use tauri_plugin_deep_link::DeepLinkExt;
@@ -25,11 +26,18 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         "/".to_string()
     });
     let visible = !options.hidden;
+    // Listening before the service starts: a SIGTERM that comes while it
+    // starts waits for the event loop and quits cleanly, not by the default
+    // action, which would kill the service half-started.
+    let signals = {
+        let _inside = runtime.enter();
+        StopSignals::listen()
+    };
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| second_launch(app, argv)))
         .plugin(tauri_plugin_deep_link::init())
         .plugin(tauri_plugin_autostart::init(MacosLauncher::LaunchAgent, Some(vec!["--hidden"])))
-        .setup(move |app| setup(app, &page, visible).map_err(Into::into))
+        .setup(move |app| setup(app, &page, visible, signals).map_err(Into::into))
         .on_window_event(window_event)
         .build(tauri::generate_context!())?;
     let backend = runtime.block_on(backend::start(&options))?;
@@ -50,7 +58,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn setup(app: &mut App, page: &str, visible: bool) -> anyhow::Result<()> {
+fn setup(app: &mut App, page: &str, visible: bool, signals: StopSignals) -> anyhow::Result<()> {
     let handle = app.handle().clone();
     let shell = app.state::<Shell>();
     let _ = shell.tray.set(Tray::build(&handle)?);
@@ -64,7 +72,7 @@ fn setup(app: &mut App, page: &str, visible: bool) -> anyhow::Result<()> {
             open_link(&linking, url.as_str());
         }
     });
-    tauri::async_runtime::spawn(quit_on_signal(handle));
+    tauri::async_runtime::spawn(quit_on_signal(handle, signals));
     Ok(())
 }
 
@@ -112,23 +120,8 @@ fn window_event(window: &Window, event: &WindowEvent) {
 }
 
 /// SIGTERM or SIGINT (logging out, `kill`) quit like the tray's Quit.
-async fn quit_on_signal(app: AppHandle) {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let (Ok(mut interrupt), Ok(mut terminate)) =
-            (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
-        else {
-            return;
-        };
-        tokio::select! {
-            _ = interrupt.recv() => {}
-            _ = terminate.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    if tokio::signal::ctrl_c().await.is_err() {
-        return;
-    }
+async fn quit_on_signal(app: AppHandle, signals: StopSignals) {
+    let signal = signals.next().await;
+    tracing::info!("desktop: {signal}: quitting");
     quit(&app).await;
 }

@@ -15,6 +15,8 @@ pub const BINARY: &str = env!("CARGO_BIN_EXE_recorder-desktop");
 
 pub struct App {
     child: Child,
+    /// The open end of the app's stdin (a pipe nobody writes), if it has one.
+    _stdin: Option<std::process::ChildStdin>,
     log: Arc<Mutex<String>>,
     pub data: PathBuf,
     pub port: u16,
@@ -23,7 +25,21 @@ pub struct App {
 impl App {
     /// Starts the app on `data` with `args`, and waits for its service.
     pub fn start(session: &Session, data: &Path, args: &[&str]) -> App {
-        let mut child = command(session, data, args).spawn().expect("start recorder-desktop");
+        Self::start_with_stdin(session, data, args, false)
+    }
+
+    /// Like [`App::start`]; with `stdin_open`, stdin is a pipe left open
+    /// (else /dev/null, at its end).
+    pub fn start_with_stdin(
+        session: &Session,
+        data: &Path,
+        args: &[&str],
+        stdin_open: bool,
+    ) -> App {
+        let mut command = command(session, data, args);
+        command.stdin(if stdin_open { Stdio::piped() } else { Stdio::null() });
+        let mut child = command.spawn().expect("start recorder-desktop");
+        let stdin = child.stdin.take();
         let log = Arc::new(Mutex::new(String::new()));
         let stderr = child.stderr.take().expect("stderr");
         let sink = log.clone();
@@ -33,7 +49,7 @@ impl App {
                 sink.lock().expect("log").push_str(&(line + "\n"));
             }
         });
-        let mut app = App { child, log, data: data.to_path_buf(), port: 0 };
+        let mut app = App { child, _stdin: stdin, log, data: data.to_path_buf(), port: 0 };
         let line = app.wait_log("desktop: service", Duration::from_secs(60));
         app.port = port_in(&line).unwrap_or_else(|| panic!("no port in {line:?}"));
         app
@@ -91,6 +107,15 @@ impl App {
             assert!(Instant::now() < deadline, "timed out waiting for {what}");
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+    }
+
+    /// Sends the app a signal (`TERM`, `INT`).
+    pub fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success(), "SIG{name} could not be sent");
     }
 
     /// Waits for the process to end by itself.

@@ -226,6 +226,29 @@ async fn xdg_open_recorder_pair_reaches_the_running_app_without_a_second_service
     assert!(!app.log().contains("service of this data folder attached"));
 }
 
+/// SIGTERM (a log-out, `systemctl --user stop`) and SIGINT quit the app as
+/// the tray's Quit does, within 2 s, with stdin open or at its end.
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_and_sigint_quit_within_two_seconds_whatever_stdin_is() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let session = Session::start().await;
+    for (signal, stdin_open) in [("TERM", true), ("TERM", false), ("INT", true)] {
+        let data = session.home().join(format!("data-{signal}-{stdin_open}"));
+        let mut app =
+            App::start_with_stdin(&session, &data, &["--port", "0", "--hidden"], stdin_open);
+        app.get("/ui/health").await;
+        let asked = std::time::Instant::now();
+        app.signal(signal);
+        let status = app.wait_exit(Duration::from_secs(2));
+        assert!(status.success(), "SIG{signal}, stdin open {stdin_open}: {status:?}");
+        eprintln!(
+            "SIG{signal}, stdin open {stdin_open}: quit in {} ms",
+            asked.elapsed().as_millis()
+        );
+        assert!(app.log().contains("service stopped"), "{}", app.log());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn quit_during_a_recording_stops_it_and_the_meeting_becomes_ready() {
     let _turn = ONE_AT_A_TIME.lock().await;

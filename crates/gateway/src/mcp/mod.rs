@@ -10,11 +10,16 @@
 //! - resources (`resources.rs`), with `resources/subscribe` updates driven by
 //!   the service's events;
 //! - prompts (`prompts.rs`);
-//! - `logging` (`logging.rs`): the gateway's tracing, at the level a client sets.
+//! - `logging` (`logging.rs`): the gateway's tracing, at the level a client sets;
+//! - over HTTP, resumable streams (`replay.rs`): a client whose connection
+//!   dropped reconnects with `Last-Event-ID` and gets the events it missed,
+//!   the tool's answer included, for 5 minutes (at most 1 024 events and
+//!   16 MiB kept across sessions).
 #![allow(deprecated)] // resources/subscribe and logging: legacy in rmcp, current in MCP 2025-11-25.
 
 pub mod logging;
 mod prompts;
+mod replay;
 mod resources;
 
 use std::collections::{HashMap, HashSet};
@@ -384,10 +389,14 @@ pub fn http_app(runner: Arc<dyn SkillRunner>, token: Token, shutdown: Cancellati
     // the SDK's own second line against DNS rebinding.
     config.allowed_hosts =
         vec!["127.0.0.1".into(), "localhost".into(), "[::1]".into(), "::1".into()];
+    // Every stream's events are kept a while, so that a client that lost its
+    // stream gets them again after `Last-Event-ID` (`replay.rs`).
+    let sessions = LocalSessionManager::default()
+        .with_event_store(Arc::new(replay::Replay::new(replay::Limits::default())));
     let service: StreamableHttpService<RecorderMcp, LocalSessionManager> =
         StreamableHttpService::new(
             move || Ok(RecorderMcp::new(runner.clone())),
-            Default::default(),
+            Arc::new(sessions),
             config,
         );
     Router::new()
@@ -458,6 +467,11 @@ mod tests {
             }
         };
         let _ = tokio::time::timeout(Duration::from_secs(10), read).await;
+        sse_events(&text)
+    }
+
+    /// `(id:, data:)` of each SSE event in `text`.
+    fn sse_events(text: &str) -> Vec<(String, String)> {
         text.split("\n\n")
             .filter(|event| !event.trim().is_empty())
             .map(|event| {
@@ -474,7 +488,7 @@ mod tests {
             .collect()
     }
 
-    /// Answers (like [`Fixed`]) once released.
+    /// Once released, reports a step and answers (like [`Fixed`]) a moment later.
     struct Held(Arc<tokio::sync::Notify>);
 
     impl SkillRunner for Held {
@@ -485,24 +499,28 @@ mod tests {
         ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
             Box::pin(async move {
                 self.0.notified().await;
+                progress.report(0.5, "half way");
+                tokio::time::sleep(Duration::from_millis(100)).await;
                 Fixed.run(call, progress).await
             })
         }
     }
 
-    /// A client whose stream drops while a tool runs reconnects with
-    /// `Last-Event-ID` and gets the answer there: rmcp's session manager
-    /// primes every request's stream with an event id and `retry`, and keeps
-    /// the request's events until it has answered. (An answer already sent
-    /// is not kept: rmcp 3.9 drops a request's cache when it answers, unless
-    /// an `EventStore` is configured, and it ships none.)
-    #[tokio::test]
-    async fn a_client_that_lost_the_stream_gets_the_answer_after_last_event_id() {
-        use tower::ServiceExt as _;
-        let release = Arc::new(tokio::sync::Notify::new());
-        let runner = Arc::new(Held(Arc::clone(&release)));
-        let app = http_app(runner, Token::new("t"), CancellationToken::new());
-        let request = |method: Method, session: Option<&str>| {
+    /// The HTTP app over a [`Held`] runner, as a client sees it.
+    struct Client {
+        app: Router,
+        release: Arc<tokio::sync::Notify>,
+    }
+
+    impl Client {
+        fn new() -> Client {
+            let release = Arc::new(tokio::sync::Notify::new());
+            let runner = Arc::new(Held(Arc::clone(&release)));
+            let app = http_app(runner, Token::new("t"), CancellationToken::new());
+            Client { app, release }
+        }
+
+        fn request(method: Method, session: Option<&str>) -> axum::http::request::Builder {
             let accept = if method == Method::GET {
                 "text/event-stream"
             } else {
@@ -520,56 +538,139 @@ mod tests {
                 builder = builder.header("mcp-session-id", session);
             }
             builder
-        };
-        let post = |session: Option<&str>, message: Value| {
+        }
+
+        async fn post(&self, session: Option<&str>, message: Value) -> Response {
+            use tower::ServiceExt as _;
             let body = axum::body::Body::from(message.to_string());
-            app.clone().oneshot(request(Method::POST, session).body(body).expect("request"))
-        };
-        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": { "name": "test", "version": "1" } } });
-        let response = post(None, init).await.expect("response");
-        let session =
-            response.headers()["mcp-session-id"].to_str().expect("session id").to_string();
-        sse_until(response.into_body(), 1).await;
-        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-        let response = post(Some(&session), initialized).await.expect("response");
-        assert!(response.status().is_success(), "{}", response.status());
+            let request = Client::request(Method::POST, session).body(body).expect("request");
+            self.app.clone().oneshot(request).await.expect("response")
+        }
 
-        let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": { "name": "list_meetings", "arguments": {} } });
-        let response = post(Some(&session), call).await.expect("response");
-        assert_eq!(response.status(), StatusCode::OK);
-        // Read the priming event (an id, a retry and no data), then lose the stream.
-        let mut stream = response.into_body().into_data_stream();
-        let first = tokio::time::timeout(Duration::from_secs(10), stream.next())
-            .await
-            .expect("a first event in time")
-            .expect("a first event")
-            .expect("a chunk");
-        let first = String::from_utf8_lossy(&first).to_string();
-        assert!(first.contains("retry:") && !first.contains("data: {"), "{first}");
-        let priming = first
-            .lines()
-            .find_map(|line| line.strip_prefix("id:"))
-            .map(str::trim)
-            .expect("the priming event has an id")
-            .to_string();
-        drop(stream);
+        /// `GET /mcp` with `Last-Event-ID`.
+        async fn resume(&self, session: &str, last_event_id: &str) -> Response {
+            use tower::ServiceExt as _;
+            let request = Client::request(Method::GET, Some(session))
+                .header("last-event-id", last_event_id)
+                .body(axum::body::Body::empty())
+                .expect("request");
+            self.app.clone().oneshot(request).await.expect("response")
+        }
 
-        let resume = request(Method::GET, Some(&session))
-            .header("last-event-id", &priming)
-            .body(axum::body::Body::empty())
-            .expect("request");
-        let response = app.clone().oneshot(resume).await.expect("response");
-        assert_eq!(response.status(), StatusCode::OK);
-        release.notify_one();
-        let events = sse_until(response.into_body(), 2).await;
-        let answer = events.iter().find_map(|(_, data)| {
-            serde_json::from_str::<Value>(data).ok().filter(|message| message["id"] == 2)
-        });
-        let answer = answer.unwrap_or_else(|| panic!("no answer after reconnecting: {events:?}"));
+        /// An initialized session's id.
+        async fn session(&self) -> String {
+            let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": { "name": "test", "version": "1" } } });
+            let response = self.post(None, init).await;
+            let session =
+                response.headers()["mcp-session-id"].to_str().expect("session id").to_string();
+            sse_until(response.into_body(), 1).await;
+            let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+            let response = self.post(Some(&session), initialized).await;
+            assert!(response.status().is_success(), "{}", response.status());
+            session
+        }
+
+        /// Calls `list_meetings` (id 2, with a progress token), reads the
+        /// stream's first event (the priming one: an id, a retry and no data),
+        /// loses the stream and returns the priming event's id.
+        async fn call_and_lose_the_stream(&self, session: &str) -> String {
+            let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": { "name": "list_meetings", "arguments": {},
+                    "_meta": { "progressToken": "p" } } });
+            let response = self.post(Some(session), call).await;
+            assert_eq!(response.status(), StatusCode::OK);
+            let mut stream = response.into_body().into_data_stream();
+            let first = tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .expect("a first event in time")
+                .expect("a first event")
+                .expect("a chunk");
+            let first = String::from_utf8_lossy(&first).to_string();
+            assert!(first.contains("retry:") && !first.contains("data: {"), "{first}");
+            first
+                .lines()
+                .find_map(|line| line.strip_prefix("id:"))
+                .map(str::trim)
+                .expect("the priming event has an id")
+                .to_string()
+        }
+    }
+
+    /// The JSON-RPC messages among SSE events.
+    fn messages(events: &[(String, String)]) -> Vec<Value> {
+        events.iter().filter_map(|(_, data)| serde_json::from_str(data).ok()).collect()
+    }
+
+    fn the_answer(messages: &[Value]) -> &Value {
+        let answer = messages.iter().find(|message| message["id"] == 2);
+        let answer = answer.unwrap_or_else(|| panic!("no answer after reconnecting: {messages:?}"));
         assert_eq!(answer["result"]["structuredContent"]["skill"], "list_meetings", "{answer}");
+        answer
+    }
+
+    /// A client whose stream drops while a tool runs reconnects with
+    /// `Last-Event-ID` and gets what it missed, then the answer when it comes.
+    #[tokio::test]
+    async fn a_client_that_lost_the_stream_gets_the_answer_after_last_event_id() {
+        let client = Client::new();
+        let session = client.session().await;
+        let priming = client.call_and_lose_the_stream(&session).await;
+
+        let response = client.resume(&session, &priming).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        client.release.notify_one();
+        let messages = messages(&sse_until(response.into_body(), 2).await);
+        the_answer(&messages);
+        assert!(
+            messages.iter().any(|message| message["method"] == "notifications/progress"),
+            "{messages:?}"
+        );
+    }
+
+    /// The same when the tool answered while the client was away (rmcp alone
+    /// forgets a request's events once it answers): the missed progress, the
+    /// answer, and the stream ends; resuming after the answer gets nothing.
+    #[tokio::test]
+    async fn a_client_that_comes_back_after_the_answer_still_gets_it() {
+        let client = Client::new();
+        let session = client.session().await;
+        let priming = client.call_and_lose_the_stream(&session).await;
+        client.release.notify_one();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+
+        let response = client.resume(&session, &priming).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body = tokio::time::timeout(
+            Duration::from_secs(10),
+            axum::body::to_bytes(response.into_body(), usize::MAX),
+        )
+        .await
+        .expect("the resumed stream ends after the answer")
+        .expect("a body");
+        let events = sse_events(&String::from_utf8_lossy(&body));
+        let messages = messages(&events);
+        let first = messages.first().map(|message| &message["method"]);
+        assert_eq!(first, Some(&json!("notifications/progress")), "{messages:?}");
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        the_answer(&messages);
+        assert!(events.iter().all(|(id, _)| !id.is_empty() && *id != priming), "{events:?}");
+
+        let (answer_id, _) = events.last().expect("the answer");
+        let response = client.resume(&session, answer_id).await;
+        let body = tokio::time::timeout(
+            Duration::from_secs(10),
+            axum::body::to_bytes(response.into_body(), usize::MAX),
+        )
+        .await
+        .expect("an ended stream")
+        .expect("a body");
+        assert!(messages_in(&body).is_empty(), "{}", String::from_utf8_lossy(&body));
+    }
+
+    fn messages_in(body: &[u8]) -> Vec<Value> {
+        messages(&sse_events(&String::from_utf8_lossy(body)))
     }
 
     #[test]

@@ -9,10 +9,11 @@
 //! last place wins), and the whole kept under [`MAX_PROMPT_CHARS`] by
 //! dropping from the front.
 
-use recorder_domain::meeting_apps::{by_source_app, default_title};
 use recorder_domain::MeetingId;
 use recorder_settings::Settings;
 use recorder_store::{MeetingRecord, Store};
+
+use crate::base::titles::is_made_up;
 
 /// How many names of earlier meetings' speakers are offered.
 const KNOWN_NAMES: i64 = 20;
@@ -49,6 +50,7 @@ pub struct Sources<'a> {
 pub fn prompt(sources: &Sources) -> String {
     let user_name = sources.settings.general.user_name.trim();
     let title = sources.meeting.title.trim();
+    let app = &sources.meeting.source_app;
     let ordered = sources
         .known_names
         .iter()
@@ -56,7 +58,7 @@ pub fn prompt(sources: &Sources) -> String {
         .map(String::as_str)
         .chain(std::iter::once(user_name).filter(|name| *name != "Me"))
         .chain(sources.settings.transcription.vocabulary.iter().map(String::as_str))
-        .chain(std::iter::once(title).filter(|title| !is_made_up(title, sources.meeting)))
+        .chain(std::iter::once(title).filter(|title| !is_made_up(title, app)))
         .chain(sources.meeting.vocabulary.iter().map(String::as_str))
         .chain(sources.meeting.attendees.iter().map(String::as_str).filter_map(attendee_name));
     let mut words: Vec<&str> = Vec::new();
@@ -75,17 +77,6 @@ pub fn prompt(sources: &Sources) -> String {
 
 fn joined_len(words: &[&str]) -> usize {
     words.iter().map(|word| word.chars().count() + 2).sum()
-}
-
-/// A title the service made up ("zoom meeting", "Zoom call", "Imported
-/// audio") says nothing about the words spoken.
-fn is_made_up(title: &str, meeting: &MeetingRecord) -> bool {
-    let app = &meeting.source_app;
-    let call = by_source_app(app).map(|known| format!("{} call", known.label));
-    title.is_empty()
-        || title.eq_ignore_ascii_case(&default_title(app))
-        || call.is_some_and(|call| title.eq_ignore_ascii_case(&call))
-        || title == crate::http::handlers::import::UNTITLED_IMPORT
 }
 
 /// The name in an attendee entry: an e-mail address alone is not spoken.

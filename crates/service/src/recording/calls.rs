@@ -23,6 +23,7 @@ use super::context::RecordingContext;
 use super::ending;
 use super::prompts::{ask, PROMPT_LIFETIME_MS};
 use crate::base::clock::now_ms;
+use crate::base::titles::call_title;
 use crate::state::AppState;
 
 /// A microphone released and taken back within this is the same call, when
@@ -252,7 +253,7 @@ fn prompt_for(app: &MeetingApp, title: Option<String>) -> PromptRecord {
     PromptRecord {
         id: PromptId::generate(),
         source_app: app.source_app.to_owned(),
-        title: Some(title.unwrap_or_else(|| format!("{} call", app.label))),
+        title: Some(title.unwrap_or_else(|| call_title(app.label))),
         url: None,
         attendees: Vec::new(),
         created_at: now,

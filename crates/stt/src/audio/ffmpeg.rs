@@ -6,11 +6,26 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
+use recorder_sandbox::Rules;
+
 use super::{AudioError, AudioStream, SAMPLE_RATE};
 
 /// The demuxers of the import's known audio extensions (CONTRACT §4).
 pub const AUDIO_DEMUXERS: &str =
     "wav,mp3,mov,mp4,m4a,3gp,3g2,mj2,aac,flac,ogg,matroska,webm,aiff,caf,asf,amr,w64";
+
+/// The most address space a decoding ffmpeg may map: its libraries, a
+/// decoder's buffers per thread, and one block of output.
+const MEMORY: u64 = 4 << 30;
+/// The most CPU time it may take: decoding an hour takes seconds.
+const CPU_SECONDS: u64 = 3600;
+
+/// What ffmpeg may do while it decodes `input`: read that one file (and its
+/// own program and libraries), write nothing but its pipes, no network, and
+/// bounded memory and CPU time (`recorder_sandbox`).
+pub fn rules(ffmpeg: &Path, input: &Path) -> Rules {
+    Rules::new().read(input).execute(ffmpeg).memory(MEMORY).cpu_time(CPU_SECONDS)
+}
 
 pub struct FfmpegStream {
     child: Child,
@@ -21,7 +36,8 @@ pub struct FfmpegStream {
 
 impl FfmpegStream {
     pub fn spawn(ffmpeg: &Path, input: &Path) -> Result<Self, AudioError> {
-        let mut child = Command::new(ffmpeg)
+        let mut command = Command::new(ffmpeg);
+        command
             .args(["-nostdin", "-hide_banner", "-loglevel", "error"])
             // The file is read as a local audio file and nothing else: no
             // network or other protocol, and no playlist or concat demuxer that
@@ -31,7 +47,12 @@ impl FfmpegStream {
             .args(["-vn", "-ac", "1", "-ar", &SAMPLE_RATE.to_string(), "-f", "f32le", "pipe:1"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        let confinement = recorder_sandbox::confine_command(&mut command, &rules(ffmpeg, input));
+        if !confinement.is_whole() {
+            tracing::warn!("ffmpeg decodes an import {confinement}");
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| AudioError::Converter(format!("cannot start ffmpeg: {e}")))?;
         let stdout = child
@@ -77,7 +98,7 @@ impl AudioStream for FfmpegStream {
         out.extend(
             self.bytes[..whole]
                 .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                .map(|b| super::full_scale(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
         );
         self.bytes.drain(..whole);
         Ok(whole / 4)

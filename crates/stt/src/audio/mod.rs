@@ -8,6 +8,7 @@ mod wav;
 
 use std::path::Path;
 
+pub use ffmpeg::rules as ffmpeg_rules;
 pub use resample::Resampler;
 
 /// The sample rate whisper works at.
@@ -45,6 +46,20 @@ pub fn open(path: &Path, ffmpeg: Option<&Path>) -> Result<Box<dyn AudioStream>, 
         AudioError::Converter("ffmpeg is needed for this format and was not found".into())
     })?;
     Ok(Box::new(ffmpeg::FfmpegStream::spawn(ffmpeg, path)?))
+}
+
+/// A float sample within full scale: NaN and infinities (damaged data) are
+/// silence and louder values are clipped, as integer samples are by their
+/// range. Unchecked, NaN and infinities went on to the transcriber, spread by
+/// the resampler's filter to the samples around them, and huge values could
+/// sum to infinity in the downmix (found by the property tests,
+/// `tests/properties.rs`).
+pub(crate) fn full_scale(sample: f32) -> f32 {
+    if sample.is_finite() {
+        sample.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    }
 }
 
 /// Reads and throws away the first `samples` samples (to resume a job).

@@ -76,7 +76,7 @@ impl WavStream {
         match self.format {
             SampleFormat::Float => {
                 for sample in self.reader.samples::<f32>().take(wanted) {
-                    self.interleaved.push(sample.map_err(sample_error)?);
+                    self.interleaved.push(super::full_scale(sample.map_err(sample_error)?));
                 }
             }
             SampleFormat::Int => {

@@ -3,17 +3,17 @@
 import { messageOf } from '../../api/client';
 import { progress } from '../../lib/live.svelte';
 import { importFile } from '../../lib/upload';
-import type { LibraryState } from './library.svelte';
+import type { ListedMeetings } from './listed';
 
 export class Imports {
-  private readonly library: LibraryState;
+  private readonly library: ListedMeetings;
   upload = $state<{ name: string; percent: number } | null>(null);
   imported = $state<{ id: string; name: string } | null>(null);
   error = $state('');
   /** The imported meeting's state, once there is one. */
   readonly importedStatus = $derived(this.statusNow());
 
-  constructor(library: LibraryState) {
+  constructor(library: ListedMeetings) {
     this.library = library;
   }
 

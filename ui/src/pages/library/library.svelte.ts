@@ -8,6 +8,7 @@ import type { Meeting } from '../../api/types';
 import { KNOWN_APPS } from '../../lib/format';
 import { recalled, type PageMemory } from '../../lib/router.svelte';
 import { Imports } from './import.svelte';
+import type { ListedMeetings } from './listed';
 import { Search } from './search.svelte';
 
 const PAGE = 50;
@@ -21,7 +22,7 @@ export function dayStart(date: string): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
-export class LibraryState {
+export class LibraryState implements ListedMeetings {
   meetings = $state<Meeting[]>([]);
   total = $state(0);
   fetched = $state(0);

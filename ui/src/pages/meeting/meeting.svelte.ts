@@ -8,10 +8,11 @@ import type { Body } from '../../api/path';
 import type { AudioInfo } from '../../api/types';
 import type { Meeting, Segment, Speaker, SpeakerList } from '../../api/types';
 import { progress } from '../../lib/live.svelte';
+import type { MeetingPage } from './page';
 import { Player } from './player.svelte';
 import { Regeneration } from './regenerate.svelte';
 
-export class MeetingState {
+export class MeetingState implements MeetingPage {
   readonly id: string;
   meeting = $state<Meeting | null>(null);
   segments = $state<Segment[]>([]);

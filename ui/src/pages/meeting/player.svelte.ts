@@ -2,10 +2,10 @@
 // the controls and the others kept in step with it (time, play, pause, rate);
 // the transcript line being heard is marked, and any line can be played.
 import { messageOf } from '../../api/client';
-import type { MeetingState } from './meeting.svelte';
+import type { MeetingPage } from './page';
 
 export class Player {
-  private readonly page: MeetingState;
+  private readonly page: MeetingPage;
   players = $state<Record<string, HTMLAudioElement>>({});
   muted = $state<Record<string, boolean>>({});
   /** Why a line could not be played. */
@@ -14,7 +14,7 @@ export class Player {
   readonly primaryChannel = $derived(this.channels[0]?.channel ?? null);
   private currentIndex = -1;
 
-  constructor(page: MeetingState) {
+  constructor(page: MeetingPage) {
     this.page = page;
   }
 

@@ -5,10 +5,10 @@ import type { Body } from '../../api/path';
 import type { TemplateList } from '../../api/types';
 import type { NoteKind } from '../../api/types';
 import { progress } from '../../lib/live.svelte';
-import type { MeetingState } from './meeting.svelte';
+import type { MeetingPage } from './page';
 
 export class Regeneration {
-  private readonly page: MeetingState;
+  private readonly page: MeetingPage;
   open = $state(false);
   kind = $state<NoteKind>('summary');
   template = $state('');
@@ -17,7 +17,7 @@ export class Regeneration {
   busy = $state(false);
   started = $state(false);
 
-  constructor(page: MeetingState) {
+  constructor(page: MeetingPage) {
     this.page = page;
   }
 

@@ -13,6 +13,7 @@ use recorder_store::{JobKind, MeetingRecord};
 
 use crate::base::clock::now_ms;
 use crate::base::error::{ApiError, ApiResult};
+use crate::base::titles::UNTITLED_IMPORT;
 use crate::http::extract::{text, ApiJson};
 use crate::state::AppState;
 
@@ -96,9 +97,6 @@ pub async fn queue_transcription(
     state.core.events.emit(Event::meeting_status(record.id.clone(), MeetingStatus::Transcribing));
     Ok((StatusCode::ACCEPTED, Json(crate::http::convert::meeting(record))))
 }
-
-/// The title of an import whose file name gives none.
-pub const UNTITLED_IMPORT: &str = "Imported audio";
 
 /// A new imported meeting, named after the file unless a title is given.
 pub fn import_record(path: &FsPath, title: Option<String>) -> MeetingRecord {

@@ -80,13 +80,16 @@ async fn receive(body: Body, folder: &FsPath, target: &FsPath) -> ApiResult<()> 
         .map_err(|e| ApiError::internal("storing the upload", e))
 }
 
-/// `X-File-Name`, percent-decoded, without any folder part.
+/// `X-File-Name`, percent-decoded, without any folder part. `+` and `&` stand
+/// for themselves (a name sent without encoding keeps them): before, a raw `&`
+/// ended the name, so `Q&A.wav` arrived as `Q` and was refused as no audio.
 fn file_name(headers: &HeaderMap) -> ApiResult<String> {
     let raw = headers
         .get(FILE_NAME_HEADER)
         .and_then(|value| value.to_str().ok())
         .ok_or_else(|| ApiError::invalid("header `X-File-Name` (the file's name) is required"))?;
-    let decoded = url::form_urlencoded::parse(format!("n={}", raw.replace('+', "%2B")).as_bytes())
+    let escaped = raw.replace('+', "%2B").replace('&', "%26");
+    let decoded = url::form_urlencoded::parse(format!("n={escaped}").as_bytes())
         .next()
         .map(|(_, value)| value.into_owned())
         .unwrap_or_default();
@@ -123,5 +126,93 @@ mod tests {
         assert_eq!(file_name(&named("%C3%A9t%C3%A9.ogg")).expect("name"), "été.ogg");
         assert!(file_name(&named("%2F")).is_err());
         assert!(file_name(&HeaderMap::new()).is_err());
+        // Regression: a raw `&` ended the name.
+        assert_eq!(file_name(&named("Q&A.wav")).expect("name"), "Q&A.wav");
+        assert_eq!(file_name(&named("Q%26A=1.wav")).expect("name"), "Q&A=1.wav");
+    }
+
+    /// What the app sends: the name as `encodeURIComponent` writes it.
+    fn encode_uri_component(name: &str) -> String {
+        name.bytes()
+            .map(|byte| match byte {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (byte as char).to_string(),
+                b'-' | b'_' | b'.' | b'!' | b'~' | b'*' | b'\'' | b'(' | b')' => {
+                    (byte as char).to_string()
+                }
+                other => format!("%{other:02X}"),
+            })
+            .collect()
+    }
+
+    /// The name the upload should get from `name`: its last path part, trimmed,
+    /// if that is 1 to 255 characters.
+    fn expected(name: &str) -> Option<String> {
+        let last = name.rsplit(['/', '\\']).next().unwrap_or_default().trim().to_owned();
+        (!last.is_empty() && last.chars().count() <= 255).then_some(last)
+    }
+
+    fn checked(
+        headers: &HeaderMap,
+    ) -> Result<Option<String>, proptest::test_runner::TestCaseError> {
+        match file_name(headers) {
+            Ok(name) => {
+                proptest::prop_assert!(!name.contains(['/', '\\']) && !name.trim().is_empty());
+                proptest::prop_assert!(name.chars().count() <= 255);
+                Ok(Some(name))
+            }
+            Err(error) => {
+                proptest::prop_assert_eq!(error.code, ErrorCode::InvalidRequest);
+                proptest::prop_assert!(error.message.contains("X-File-Name"), "{}", error.message);
+                Ok(None)
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any name the app encodes arrives as itself (its last path part).
+        #[test]
+        fn any_encoded_name_arrives_whole(name in "\\PC{0,40}|[ ./\\\\a-z%+&=]{0,20}|.{250,260}") {
+            let got = checked(&named(&encode_uri_component(&name)))?;
+            proptest::prop_assert_eq!(got, expected(&name));
+        }
+
+        /// Any header value at all (raw text, stray `%`, bytes beyond ASCII):
+        /// a name without folders, or `invalid_request`; and a raw name
+        /// without `%` arrives as itself.
+        #[test]
+        fn any_header_value_gives_a_name_or_invalid_request(
+            raw in proptest::prop_oneof![
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+                proptest::strategy::Strategy::prop_map("[ -~]{0,60}", String::into_bytes),
+            ],
+        ) {
+            let Ok(value) = axum::http::HeaderValue::from_bytes(&raw) else { return Ok(()) };
+            let mut headers = HeaderMap::new();
+            headers.insert(FILE_NAME_HEADER, value);
+            headers.insert(axum::http::header::CONTENT_LENGTH, axum::http::HeaderValue::from_bytes(&raw).expect("valid"));
+            let got = checked(&headers)?;
+            let _ = declared_length(&headers);
+            // Header text is visible ASCII; other bytes are not a name.
+            match std::str::from_utf8(&raw) {
+                Ok(text) if text.is_ascii() && !text.contains('%') => {
+                    proptest::prop_assert_eq!(got, expected(text));
+                }
+                _ => {}
+            }
+        }
+
+        /// Any name: a known audio extension, or 415 `unsupported_audio_format`.
+        #[test]
+        fn any_name_has_a_known_extension_or_is_refused(name in "\\PC{0,30}(\\.(wav|WAV|mp3|Ogg|txt|))?") {
+            match audio_extension(FsPath::new(&name)) {
+                Ok(extension) => {
+                    let dotted = format!(".{extension}");
+                    proptest::prop_assert!(name.to_ascii_lowercase().contains(&dotted));
+                }
+                Err(error) => proptest::prop_assert_eq!(error.code, ErrorCode::UnsupportedAudioFormat),
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ use recorder_api_types::{
     ModelAddRequest, ModelAdded, ModelInstallReply, ModelInstallRequest, ModelList, ModelRemoval,
     ModelSpeeds,
 };
-use recorder_stt::catalogue;
+use recorder_stt::{catalogue, model_check};
 
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::extract::ApiJson;
@@ -71,16 +71,24 @@ fn copy_model(
     name: Option<String>,
     folder: &std::path::Path,
 ) -> ApiResult<ModelAdded> {
-    use std::io::Read;
-    let mut header = [0u8; 4];
-    std::fs::File::open(source)
-        .and_then(|mut file| file.read_exact(&mut header))
-        .map_err(|_| ApiError::invalid("field `path` names no readable file"))?;
-    if !catalogue::is_ggml_file(&header) {
-        return Err(ApiError::invalid(
-            "field `path` is not a whisper.cpp ggml model (a faster-whisper folder converts with \
-             `recorder models import-ct2`)",
-        ));
+    // The whole file is walked (recorder_stt::model_check): a damaged or hostile
+    // file is refused here, and whisper.cpp never sees it.
+    match model_check::inspect_as(source, "the file") {
+        Ok(_) => {}
+        Err(model_check::ModelError::Io(..)) => {
+            return Err(ApiError::invalid("field `path` names no readable file"))
+        }
+        Err(model_check::ModelError::NotGgml(_, hint)) => {
+            let hint = if hint.is_empty() {
+                " (a faster-whisper folder converts with `recorder models import-ct2`)"
+            } else {
+                hint
+            };
+            return Err(ApiError::invalid(format!(
+                "field `path` is not a whisper.cpp ggml model{hint}"
+            )));
+        }
+        Err(error) => return Err(ApiError::invalid(format!("field `path`: {error}"))),
     }
     let stem = source.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
     let model = name.unwrap_or_else(|| catalogue::name_from_stem(stem));

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use recorder_api_types::{ErrorBody, Health, MeaningIndex, RecordingState, TranscriptionDevice};
+use recorder_api_types::{
+    ErrorBody, Health, MeaningIndex, ProcessConfinement, RecordingState, TranscriptionDevice,
+};
 use recorder_stt::engine::{Backend, Device};
 use serde_json::Value;
 
@@ -40,6 +42,17 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
         search_index: state.work.search_index.state(),
         meaning,
         transcription,
+        confinement: Some(confinement().clone()),
+    })
+}
+
+/// What the kernel lets the service confine: asked once, it does not change
+/// while the service runs.
+fn confinement() -> &'static ProcessConfinement {
+    static SUPPORT: std::sync::OnceLock<ProcessConfinement> = std::sync::OnceLock::new();
+    SUPPORT.get_or_init(|| {
+        let support = recorder_sandbox::support();
+        ProcessConfinement { whole: support.is_whole(), summary: support.to_string() }
     })
 }
 
