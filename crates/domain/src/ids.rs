@@ -94,6 +94,8 @@ id_type! {
     SessionId;
     /// A remembered voice of the other side.
     VoiceId;
+    /// One change in a meeting's history.
+    ChangeId;
 }
 
 /// A new UUIDv7 identifier in its canonical hyphenated lowercase form.

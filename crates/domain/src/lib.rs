@@ -10,8 +10,8 @@ pub mod policy;
 pub mod text;
 
 pub use ids::{
-    new_id, parse_id, ActionItemId, MarkerId, MeetingId, NoteId, PairingId, PromptId, SessionId,
-    VoiceId,
+    new_id, parse_id, ActionItemId, ChangeId, MarkerId, MeetingId, NoteId, PairingId, PromptId,
+    SessionId, VoiceId,
 };
 pub use meeting::{Channel, LedgerEntry, LedgerOutcome, MeetingStatus, NoteKind, Plan};
 pub use policy::{PolicyKey, PolicyValue, PolicyValues};

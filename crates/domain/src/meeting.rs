@@ -99,9 +99,13 @@ pub enum NoteKind {
     Decisions,
     KeyPoints,
     Custom,
+    /// The person's own notes, typed in the app's notepad; never written by
+    /// the notes runs.
+    Mine,
 }
 
 impl NoteKind {
+    /// The kinds the notes runs write (every kind but `mine`).
     pub const ALL: [NoteKind; 5] = [
         NoteKind::Summary,
         NoteKind::ActionItems,
@@ -117,9 +121,11 @@ impl NoteKind {
             NoteKind::Decisions => "decisions",
             NoteKind::KeyPoints => "key_points",
             NoteKind::Custom => "custom",
+            NoteKind::Mine => "mine",
         }
     }
 
+    /// A kind the notes runs write; `mine` is not one of them.
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.as_str() == text)
     }

@@ -92,7 +92,7 @@ impl crate::Store {
             if others > 0 {
                 return Ok(false);
             }
-            replace_with_staged(tx, seq)?;
+            replace_with_staged(tx, seq, now)?;
             tx.execute(
                 "UPDATE meetings SET language = coalesce(?2, language), processing_error = NULL \
                  WHERE seq = ?1",
@@ -135,25 +135,38 @@ pub(crate) fn abandon(tx: &Transaction, meeting_id: &str, now: i64) -> StoreResu
     Ok(())
 }
 
-/// A line of the transcript being replaced, for its speaker.
+/// A line of the transcript being replaced: its speaker (number, and a name
+/// given to it) passes to the new lines it overlaps; a line whose words the
+/// person corrected is kept.
 struct Earlier {
+    seq: i64,
     channel: String,
     start_ms: i64,
     end_ms: i64,
     speaker: Option<i64>,
+    given: Option<String>,
+    corrected: bool,
 }
 
-/// The staged lines become the transcript; each keeps the speaker of the
-/// earlier line on its channel it overlaps most.
-pub(crate) fn replace_with_staged(tx: &Transaction, meeting: i64) -> StoreResult<usize> {
+/// The staged lines become the transcript, but for the lines the person
+/// corrected, which stay as they are (staged lines overlapping one on its
+/// channel are dropped). Each new line keeps the speaker of the earlier line
+/// on its channel it overlaps most. The replacement is in the history.
+pub(crate) fn replace_with_staged(tx: &Transaction, meeting: i64, now: i64) -> StoreResult<usize> {
     let earlier: Vec<Earlier> = tx
-        .prepare("SELECT channel, start_ms, end_ms, speaker FROM segments WHERE meeting = ?1")?
+        .prepare(
+            "SELECT seq, channel, start_ms, end_ms, speaker, speaker_name, machine_text IS NOT NULL \
+             FROM segments WHERE meeting = ?1",
+        )?
         .query_map([meeting], |r| {
             Ok(Earlier {
-                channel: r.get(0)?,
-                start_ms: r.get(1)?,
-                end_ms: r.get(2)?,
-                speaker: r.get(3)?,
+                seq: r.get(0)?,
+                channel: r.get(1)?,
+                start_ms: r.get(2)?,
+                end_ms: r.get(3)?,
+                speaker: r.get(4)?,
+                given: r.get(5)?,
+                corrected: r.get(6)?,
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -164,22 +177,41 @@ pub(crate) fn replace_with_staged(tx: &Transaction, meeting: i64) -> StoreResult
         )?
         .query_map([meeting], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<Result<_, _>>()?;
-    tx.execute("DELETE FROM segments WHERE meeting = ?1", [meeting])?;
+    let corrected: Vec<&Earlier> = earlier.iter().filter(|line| line.corrected).collect();
+    let mut delete = tx.prepare_cached("DELETE FROM segments WHERE seq = ?1")?;
+    for line in earlier.iter().filter(|line| !line.corrected) {
+        delete.execute([line.seq])?;
+    }
     let mut insert = tx.prepare_cached(
-        "INSERT INTO segments (meeting, channel, start_ms, end_ms, text, speaker) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO segments (meeting, channel, start_ms, end_ms, text, speaker, speaker_name) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
+    let mut added = 0;
     for (channel, start_ms, end_ms, text) in &staged {
-        let speaker = speaker_at(&earlier, channel, *start_ms, *end_ms);
-        insert.execute(params![meeting, channel, start_ms, end_ms, text, speaker])?;
+        let overlaps = |line: &&Earlier| {
+            line.channel == *channel && line.start_ms < *end_ms && *start_ms < line.end_ms
+        };
+        if corrected.iter().any(overlaps) {
+            continue;
+        }
+        let (speaker, given) = speaker_at(&earlier, channel, *start_ms, *end_ms);
+        insert.execute(params![meeting, channel, start_ms, end_ms, text, speaker, given])?;
+        added += 1;
     }
     tx.execute("DELETE FROM staged_segments WHERE meeting = ?1", [meeting])?;
-    Ok(staged.len())
+    crate::kept::transcribed_again(tx, meeting, earlier.len(), added, corrected.len(), now)?;
+    Ok(added)
 }
 
 /// The speaker of the earlier line on `channel` overlapping this span most
-/// (the nearest one when none overlaps, within 2 s).
-fn speaker_at(earlier: &[Earlier], channel: &str, start_ms: i64, end_ms: i64) -> Option<i64> {
+/// (the nearest one when none overlaps, within 2 s): its number and the name
+/// given to that line.
+fn speaker_at(
+    earlier: &[Earlier],
+    channel: &str,
+    start_ms: i64,
+    end_ms: i64,
+) -> (Option<i64>, Option<String>) {
     let score = |line: &Earlier| {
         let overlap = end_ms.min(line.end_ms) - start_ms.max(line.start_ms);
         if overlap > 0 {
@@ -190,11 +222,11 @@ fn speaker_at(earlier: &[Earlier], channel: &str, start_ms: i64, end_ms: i64) ->
     };
     earlier
         .iter()
-        .filter(|line| line.channel == channel && line.speaker.is_some())
-        .map(|line| (score(line), line.speaker))
+        .filter(|line| line.channel == channel && (line.speaker.is_some() || line.given.is_some()))
+        .map(|line| (score(line), line))
         .filter(|(score, _)| *score > -2_000)
         .max_by_key(|(score, _)| *score)
-        .and_then(|(_, speaker)| speaker)
+        .map_or((None, None), |(_, line)| (line.speaker, line.given.clone()))
 }
 
 #[cfg(test)]
@@ -202,16 +234,25 @@ mod tests {
     use super::{speaker_at, Earlier};
 
     fn line(start_ms: i64, end_ms: i64, speaker: i64) -> Earlier {
-        Earlier { channel: "sys".into(), start_ms, end_ms, speaker: Some(speaker) }
+        Earlier {
+            seq: 0,
+            channel: "sys".into(),
+            start_ms,
+            end_ms,
+            speaker: Some(speaker),
+            given: None,
+            corrected: false,
+        }
     }
 
     #[test]
     fn a_new_line_keeps_the_speaker_it_overlaps_most() {
         let earlier = [line(0, 4_000, 1), line(4_000, 9_000, 2)];
-        assert_eq!(speaker_at(&earlier, "sys", 3_000, 8_000), Some(2), "3 s with 2, 1 s with 1");
-        assert_eq!(speaker_at(&earlier, "sys", 500, 3_500), Some(1));
-        assert_eq!(speaker_at(&earlier, "sys", 9_500, 10_000), Some(2), "near the end of one");
-        assert_eq!(speaker_at(&earlier, "sys", 20_000, 21_000), None, "far from any");
-        assert_eq!(speaker_at(&earlier, "mic", 0, 4_000), None, "another channel");
+        let number = |start, end, channel| speaker_at(&earlier, channel, start, end).0;
+        assert_eq!(number(3_000, 8_000, "sys"), Some(2), "3 s with 2, 1 s with 1");
+        assert_eq!(number(500, 3_500, "sys"), Some(1));
+        assert_eq!(number(9_500, 10_000, "sys"), Some(2), "near the end of one");
+        assert_eq!(number(20_000, 21_000, "sys"), None, "far from any");
+        assert_eq!(number(0, 4_000, "mic"), None, "another channel");
     }
 }

@@ -15,6 +15,9 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("database schema is newer than this build (version {found}, known {known})")]
     FutureSchema { found: i64, known: i64 },
+    /// What was asked cannot be done as things are (the message says why).
+    #[error("{0}")]
+    Conflict(String),
     #[error("stored data is malformed: {0}")]
     Malformed(String),
 }

@@ -173,7 +173,7 @@ impl crate::Store {
             if job.pass.staged {
                 crate::parts::insert_staged_rows(tx, seq, segments)
             } else {
-                crate::parts::insert_segment_rows(tx, seq, segments)
+                crate::parts::insert_segment_rows(tx, seq, segments).map(drop)
             }
         })
     }
@@ -256,7 +256,8 @@ impl crate::Store {
         })
     }
 
-    /// Stores a notes job's results, removes the job and marks the meeting ready.
+    /// Stores a notes job's results (keeping what the person wrote, see
+    /// `kept.rs`), removes the job and marks the meeting ready.
     pub fn finish_notes(
         &self,
         job: &JobRecord,
@@ -265,11 +266,14 @@ impl crate::Store {
     ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, &job.meeting_id)?;
+            // A kind regenerated on purpose replaces the person's edited note
+            // (which goes to the history); the automatic runs keep it.
+            let on_purpose = matches!(&job.kind, JobKind::Notes { note_kind: Some(_), .. });
             for note in &outcome.notes {
-                crate::parts::put_note_row(tx, seq, note, now)?;
+                crate::kept::service_note(tx, seq, note, on_purpose, now)?;
             }
             if let Some(items) = &outcome.action_items {
-                crate::parts::replace_action_item_rows(tx, seq, items)?;
+                crate::kept::service_items(tx, seq, items, now)?;
             }
             if let Some(error) = &outcome.processing_error {
                 tx.execute(

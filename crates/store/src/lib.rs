@@ -6,10 +6,13 @@
 //! Readers see committed snapshots through WAL and never block the writer.
 
 mod again;
+mod edits;
 mod error;
 mod grouped;
+mod history;
 mod index;
 mod jobs;
+mod kept;
 mod ledger;
 mod matching;
 mod meaning;
@@ -26,9 +29,12 @@ mod search;
 mod snapshot;
 mod speakers;
 mod status;
+mod undo;
 
+pub use edits::{Applied, Edit};
 pub use error::{StoreError, StoreResult};
 pub use grouped::{MatchesPage, MeetingMatches, SearchCursor};
+pub use history::{Author, ChangeRecord, FOLD_MS};
 pub use index::IndexProgress;
 pub use jobs::{JobKind, JobRecord, NotesOutcome, Pass, TranscriptionEnd};
 pub use meaning::{

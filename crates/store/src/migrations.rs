@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0007_meeting_vocabulary.sql"),
     include_str!("../migrations/0008_transcribe_again.sql"),
     include_str!("../migrations/0009_passages.sql"),
+    include_str!("../migrations/0010_person_record.sql"),
 ];
 
 /// The schema version this build makes and reads.

@@ -7,16 +7,22 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use crate::rows::{meeting_seq, speaker_label};
 use crate::{StoreError, StoreResult};
 
+/// A line of a meeting's transcript, as it is now (the person's words where
+/// they corrected it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SegmentRecord {
+    /// Its row: stable while the line exists (`id` on the wire).
+    pub id: i64,
     pub channel: Channel,
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
-    /// Who spoke, once the other side's speakers are told apart: the name
-    /// given, else `Speaker N`. `None`: the channel's own speaker (the person
-    /// on `mic`, "Them" on `sys`). Ignored when inserting.
+    /// Who spoke: the speaker given to this line, else, once the other side's
+    /// speakers are told apart, the name given or `Speaker N`. `None`: the
+    /// channel's own speaker (the person on `mic`, "Them" on `sys`).
     pub speaker: Option<String>,
+    /// Corrected by the person or an agent (its text or its speaker).
+    pub edited: bool,
 }
 
 impl SegmentRecord {
@@ -26,7 +32,35 @@ impl SegmentRecord {
     }
 }
 
-pub type NewSegment = SegmentRecord;
+/// A line the machine made, to be saved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSegment {
+    pub channel: Channel,
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+    /// Ignored when inserting (speakers are told apart later).
+    pub speaker: Option<String>,
+}
+
+impl NewSegment {
+    /// The speaker transcripts show, `user_name` being the person's.
+    pub fn speaker_name(&self, user_name: &str) -> String {
+        self.speaker.clone().unwrap_or_else(|| self.channel.speaker(user_name))
+    }
+}
+
+impl From<SegmentRecord> for NewSegment {
+    fn from(line: SegmentRecord) -> Self {
+        NewSegment {
+            channel: line.channel,
+            start_ms: line.start_ms,
+            end_ms: line.end_ms,
+            text: line.text,
+            speaker: line.speaker,
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoteRecord {
@@ -39,6 +73,9 @@ pub struct NoteRecord {
     pub written_by: Option<String>,
     /// Why the chosen engine did not write it, when the built-in one did.
     pub fallback: Option<String>,
+    /// The person's own notes (kind `mine`): the moment of the meeting each
+    /// line was typed at (ms), one per line; empty for other notes.
+    pub line_moments: Vec<Option<i64>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +84,8 @@ pub struct ActionItemRecord {
     pub text: String,
     pub owner: String,
     pub done: bool,
+    /// An ISO date (`2026-12-24`).
+    pub due: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -78,12 +117,13 @@ impl crate::Store {
         })
     }
 
-    /// Appends transcript segments to a meeting in one transaction.
+    /// Appends transcript segments to a meeting in one transaction; returns
+    /// their ids, in order.
     pub fn insert_segments(
         &self,
         meeting_id: &MeetingId,
         segments: &[NewSegment],
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Vec<i64>> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             insert_segment_rows(tx, seq, segments)
@@ -124,11 +164,11 @@ impl crate::Store {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute(
-                "UPDATE action_items SET done = ?3 WHERE meeting = ?1 AND id = ?2",
+                "UPDATE action_items SET done = ?3, edited = 1 WHERE meeting = ?1 AND id = ?2",
                 params![seq, item_id.as_str(), done],
             )?;
             tx.prepare_cached(
-                "SELECT id, text, owner, done FROM action_items WHERE meeting = ?1 AND id = ?2",
+                "SELECT id, text, owner, done, due FROM action_items WHERE meeting = ?1 AND id = ?2",
             )?
             .query_row(params![seq, item_id.as_str()], read_item)
             .optional()?
@@ -161,25 +201,29 @@ impl crate::Store {
 
 fn notes(db: &Connection, seq: i64) -> StoreResult<Vec<NoteRecord>> {
     let mut query = db.prepare_cached(
-        "SELECT id, kind, template_id, content_md, written_by, fallback FROM notes \
+        "SELECT id, kind, template_id, content_md, written_by, fallback, line_moments FROM notes \
          WHERE meeting = ?1 ORDER BY seq",
     )?;
-    let rows = query.query_map([seq], |row| {
-        Ok(NoteRecord {
-            id: row.get::<_, String>(0)?.into(),
-            kind: row.get(1)?,
-            template_id: row.get(2)?,
-            content_md: row.get(3)?,
-            written_by: row.get(4)?,
-            fallback: row.get(5)?,
-        })
-    })?;
+    let rows = query.query_map([seq], read_note)?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub(crate) fn read_note(row: &rusqlite::Row) -> rusqlite::Result<NoteRecord> {
+    let moments: Option<String> = row.get(6)?;
+    Ok(NoteRecord {
+        id: row.get::<_, String>(0)?.into(),
+        kind: row.get(1)?,
+        template_id: row.get(2)?,
+        content_md: row.get(3)?,
+        written_by: row.get(4)?,
+        fallback: row.get(5)?,
+        line_moments: moments.and_then(|json| serde_json::from_str(&json).ok()).unwrap_or_default(),
+    })
 }
 
 fn items(db: &Connection, seq: i64) -> StoreResult<Vec<ActionItemRecord>> {
     let mut query = db.prepare_cached(
-        "SELECT id, text, owner, done FROM action_items WHERE meeting = ?1 ORDER BY seq",
+        "SELECT id, text, owner, done, due FROM action_items WHERE meeting = ?1 ORDER BY seq",
     )?;
     let rows = query.query_map([seq], read_item)?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -199,12 +243,13 @@ fn markers(db: &Connection, seq: i64) -> StoreResult<Vec<MarkerRecord>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-fn read_item(row: &rusqlite::Row) -> rusqlite::Result<ActionItemRecord> {
+pub(crate) fn read_item(row: &rusqlite::Row) -> rusqlite::Result<ActionItemRecord> {
     Ok(ActionItemRecord {
         id: row.get::<_, String>(0)?.into(),
         text: row.get(1)?,
         owner: row.get(2)?,
         done: row.get(3)?,
+        due: row.get(4)?,
     })
 }
 
@@ -212,7 +257,7 @@ pub(crate) fn insert_segment_rows(
     tx: &Transaction,
     meeting: i64,
     segments: &[NewSegment],
-) -> StoreResult<()> {
+) -> StoreResult<Vec<i64>> {
     insert_rows(
         tx,
         "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -222,14 +267,15 @@ pub(crate) fn insert_segment_rows(
 }
 
 /// Lines into the transcript or a pass's staged lines (`sql`), their text
-/// without search-match sentinels.
+/// without search-match sentinels; their row ids, in order.
 fn insert_rows(
     tx: &Transaction,
     sql: &str,
     meeting: i64,
     segments: &[NewSegment],
-) -> StoreResult<()> {
+) -> StoreResult<Vec<i64>> {
     let mut insert = tx.prepare_cached(sql)?;
+    let mut ids = Vec::with_capacity(segments.len());
     for segment in segments {
         insert.execute(params![
             meeting,
@@ -238,8 +284,9 @@ fn insert_rows(
             segment.end_ms,
             strip_match_sentinels(&segment.text)
         ])?;
+        ids.push(tx.last_insert_rowid());
     }
-    Ok(())
+    Ok(ids)
 }
 
 pub(crate) fn put_note_row(
@@ -297,6 +344,7 @@ pub(crate) fn insert_staged_rows(
         meeting,
         segments,
     )
+    .map(drop)
 }
 
 /// A meeting's lines (those starting within `span` when given), in time order.
@@ -307,25 +355,43 @@ pub(crate) fn segment_records(
 ) -> StoreResult<Vec<SegmentRecord>> {
     let (from, to) = span.unwrap_or((i64::MIN, i64::MAX));
     let mut query = db.prepare_cached(
-        "SELECT s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name FROM segments s \
+        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name, \
+         s.speaker_name, s.edited FROM segments s \
          LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
          WHERE s.meeting = ?1 AND s.start_ms >= ?2 AND s.start_ms <= ?3 ORDER BY s.start_ms, s.seq",
     )?;
-    let rows = query.query_map(params![meeting, from, to], |row| {
-        let channel: String = row.get(0)?;
-        Ok((
-            channel,
-            row.get(1)?,
-            row.get(2)?,
-            row.get(3)?,
-            speaker_label(row.get(4)?, row.get(5)?),
-        ))
-    })?;
-    rows.map(|row| {
-        let (channel, start_ms, end_ms, text, speaker) = row?;
-        let channel = Channel::parse(&channel)
-            .ok_or_else(|| StoreError::Malformed(format!("channel {channel}")))?;
-        Ok(SegmentRecord { channel, start_ms, end_ms, text, speaker })
-    })
-    .collect()
+    let rows = query.query_map(params![meeting, from, to], read_segment)?;
+    rows.map(|row| row?).collect()
+}
+
+/// One line of a meeting, or `NotFound`.
+pub(crate) fn segment_record(db: &Connection, meeting: i64, id: i64) -> StoreResult<SegmentRecord> {
+    db.prepare_cached(
+        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name, \
+         s.speaker_name, s.edited FROM segments s \
+         LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
+         WHERE s.meeting = ?1 AND s.seq = ?2",
+    )?
+    .query_row(params![meeting, id], read_segment)
+    .optional()?
+    .ok_or(StoreError::NotFound)?
+}
+
+/// A line from `seq, channel, start_ms, end_ms, text, speaker, speakers.name,
+/// speaker_name, edited`.
+fn read_segment(row: &rusqlite::Row) -> rusqlite::Result<StoreResult<SegmentRecord>> {
+    let channel: String = row.get(1)?;
+    let Some(channel) = Channel::parse(&channel) else {
+        return Ok(Err(StoreError::Malformed(format!("channel {channel}"))));
+    };
+    let given: Option<String> = row.get(7)?;
+    Ok(Ok(SegmentRecord {
+        id: row.get(0)?,
+        channel,
+        start_ms: row.get(2)?,
+        end_ms: row.get(3)?,
+        text: row.get(4)?,
+        speaker: given.or(speaker_label(row.get(5)?, row.get(6)?)),
+        edited: row.get(8)?,
+    }))
 }

@@ -64,6 +64,7 @@ fn a_job_carries_a_meeting_to_ready_and_survives_reopening() {
             content_md: "Hello.".into(),
             written_by: Some("builtin".into()),
             fallback: None,
+            line_moments: Vec::new(),
         }],
         action_items: Some(vec![]),
         processing_error: None,

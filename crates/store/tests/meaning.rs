@@ -110,6 +110,7 @@ fn a_change_while_embedding_keeps_the_meeting_dirty_and_deletion_takes_the_passa
         content_md: "- We move in May".into(),
         written_by: None,
         fallback: None,
+        line_moments: Vec::new(),
     };
     let first = store
         .save_passages(

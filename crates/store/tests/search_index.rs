@@ -51,6 +51,7 @@ fn note(text: &str) -> NoteRecord {
         content_md: text.into(),
         written_by: None,
         fallback: None,
+        line_moments: Vec::new(),
     }
 }
 

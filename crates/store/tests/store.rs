@@ -70,6 +70,7 @@ fn search_finds_segments_and_notes_and_forgets_deleted_meetings() {
         content_md: "The zebra plan was approved".into(),
         written_by: None,
         fallback: None,
+        line_moments: Vec::new(),
     };
     store.put_note(&id, &note, 3_000).expect("note");
     let hits = store.search("zebra", 20).expect("search");

@@ -323,6 +323,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
             content_md: content.clone(),
             written_by: Some("builtin".into()),
             fallback: None,
+            line_moments: Vec::new(),
         };
         store.put_note(&id, &note, meeting.started_at).expect("note");
     }
@@ -334,6 +335,7 @@ fn seed_one(store: &Store, meeting: &SeedMeeting) -> String {
             text: text.clone(),
             owner: owner.clone(),
             done: false,
+            due: None,
         })
         .collect();
     store.replace_action_items(&id, &items).expect("items");

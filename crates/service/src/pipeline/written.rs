@@ -64,6 +64,7 @@ pub(super) fn outcome_of(
             content_md: note.generated.content_md,
             written_by: Some(note.by.to_string()),
             fallback: note.fallback,
+            line_moments: Vec::new(),
         });
         if let Some(drafts) = note.generated.action_items {
             outcome.action_items = Some(action_items(drafts, old_items));
@@ -91,6 +92,7 @@ fn action_items(drafts: Vec<ActionItemDraft>, old: &[ActionItemRecord]) -> Vec<A
                 text: draft.text,
                 owner: draft.owner,
                 done: earlier.is_some_and(|item| item.done),
+                due: None,
             }
         })
         .collect()
@@ -137,6 +139,7 @@ mod tests {
             text: text.into(),
             owner: "Them".into(),
             done,
+            due: None,
         }
     }
 
