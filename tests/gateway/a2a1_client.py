@@ -4,6 +4,7 @@ reads the JSON it prints.
 
     a2a1_client.py URL TOKEN basic
     a2a1_client.py URL TOKEN cancel MEETING_ID
+    a2a1_client.py URL TOKEN skill SKILL ARGS_JSON
 """
 
 from __future__ import annotations
@@ -105,10 +106,24 @@ async def cancel(url: str, token: str, meeting_id: str) -> dict:
     return out
 
 
+async def skill(url: str, token: str, name: str, args: dict) -> dict:
+    """One SendMessage (not streamed) with the data part {skill, args}."""
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
+        client = await create_client(url, client_config=ClientConfig(httpx_client=http, streaming=False))
+        out = {"send": await collect(client, SendMessageRequest(message=skill_message(name, args)))}
+        await client.close()
+    return out
+
+
 def main() -> None:
     url, token, scenario, *rest = sys.argv[1:]
-    result = asyncio.run(basic(url, token) if scenario == "basic" else cancel(url, token, rest[0]))
-    print(json.dumps(result))
+    if scenario == "basic":
+        work = basic(url, token)
+    elif scenario == "cancel":
+        work = cancel(url, token, rest[0])
+    else:
+        work = skill(url, token, rest[0], json.loads(rest[1]))
+    print(json.dumps(asyncio.run(work)))
 
 
 if __name__ == "__main__":

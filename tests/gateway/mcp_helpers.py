@@ -13,6 +13,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import Implementation
 
 from harness import GATEWAY_BIN, Service
 
@@ -23,6 +24,8 @@ TOOLS = [
     "search_meetings",
     "ask_meetings",
     "get_action_items",
+    "add_action_item",
+    "update_action_item",
     "regenerate_notes",
     "start_recording",
     "stop_recording",
@@ -33,34 +36,43 @@ TOOLS = [
 SKILLS = ["ask" if name == "ask_meetings" else name for name in TOOLS]
 
 
+def _client_info(client_name: str | None) -> Implementation | None:
+    """`clientInfo` for `initialize`: the SDK's own ("mcp") unless a name is given."""
+    return Implementation(name=client_name, version="1.0") if client_name else None
+
+
 @asynccontextmanager
-async def stdio_session(service: Service) -> AsyncIterator[ClientSession]:
+async def stdio_session(service: Service, client_name: str | None = None) -> AsyncIterator[ClientSession]:
     """`recorder-gateway --data-dir D` (MCP over stdio) as the SDK runs it."""
     assert GATEWAY_BIN.exists(), f"no gateway binary at {GATEWAY_BIN}"
     params = StdioServerParameters(command=str(GATEWAY_BIN), args=["--data-dir", str(service.data_dir)])
     with open(service.base / "gateway-stdio.stderr", "a") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, client_info=_client_info(client_name)) as session:
                 with anyio.fail_after(20):
                     await session.initialize()
                 yield session
 
 
 @asynccontextmanager
-async def http_session(service: Service, token: str | None = None) -> AsyncIterator[ClientSession]:
+async def http_session(service: Service, token: str | None = None,
+                       client_name: str | None = None) -> AsyncIterator[ClientSession]:
     """The SDK's Streamable HTTP client against `recorder-gateway --http`."""
     url = service.mcp_url()
     headers = {"Authorization": f"Bearer {token or service.token}"}
     async with create_mcp_http_client(headers=headers) as http:
         async with streamable_http_client(url, http_client=http) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, client_info=_client_info(client_name)) as session:
                 with anyio.fail_after(20):
                     await session.initialize()
                 yield session
 
 
-def open_session(service: Service, transport: str):
-    return stdio_session(service) if transport == "stdio" else http_session(service)
+def open_session(service: Service, transport: str, client_name: str | None = None):
+    """An MCP session over `transport` (`stdio` or `http`), as the client `client_name`."""
+    if transport == "stdio":
+        return stdio_session(service, client_name=client_name)
+    return http_session(service, client_name=client_name)
 
 
 def dump(result: Any) -> str:

@@ -50,7 +50,7 @@ def meeting_with_action_items(service) -> dict:
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-async def test_tools_list_has_exactly_the_ten_tools(free_service, transport):
+async def test_tools_list_has_exactly_the_twelve_tools(free_service, transport):
     async with open_session(free_service, transport) as session:
         listing = await session.list_tools()
     names = [tool.name for tool in listing.tools]
@@ -66,6 +66,8 @@ async def test_tools_list_has_exactly_the_ten_tools(free_service, transport):
         "search_meetings": {"query", "limit"},
         "ask_meetings": {"question", "meeting_id", "from", "to"},
         "get_action_items": {"meeting_id", "open_only"},
+        "add_action_item": {"meeting_id", "text", "owner", "due"},
+        "update_action_item": {"meeting_id", "item_id", "text", "owner", "due", "done"},
         "regenerate_notes": {"meeting_id", "kind", "template_id"},
         "start_recording": {"source_app", "title"},
         "stop_recording": set(),
@@ -77,6 +79,12 @@ async def test_tools_list_has_exactly_the_ten_tools(free_service, transport):
     assert "meeting_id" in schemas["get_meeting"].get("required", []), schemas["get_meeting"]
     assert "query" in schemas["search_meetings"].get("required", []), schemas["search_meetings"]
     assert schemas["ask_meetings"].get("required") == ["question"], schemas["ask_meetings"]
+    assert schemas["add_action_item"].get("required") == ["meeting_id", "text"], schemas["add_action_item"]
+    assert schemas["update_action_item"].get("required") == ["meeting_id", "item_id"], schemas["update_action_item"]
+    tools = {tool.name: tool for tool in listing.tools}
+    for name in ("add_action_item", "update_action_item"):
+        assert tools[name].annotations.read_only_hint is False, f"{name} changes meetings: {tools[name].annotations}"
+        assert "Pro" in tools[name].description, tools[name].description
 
 
 # ---------------------------------------------------------------------------
@@ -381,6 +389,9 @@ async def test_nulls_mean_absent(free_service):
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_free_plan_refuses_pro_tools(free_service, transport):
+    items = free_service.meeting(free_service.real_meeting_id)["action_items"]
+    assert items, "fixture: the real meeting has action items"
+    item = items[0]
     async with open_session(free_service, transport) as session:
         await call_refused(session, "regenerate_notes", {"meeting_id": free_service.real_meeting_id},
                            "pro_required", "plan", "Pro")
@@ -388,4 +399,11 @@ async def test_free_plan_refuses_pro_tools(free_service, transport):
         # The plan is checked before the state: nothing records, yet the answer is the plan.
         await call_refused(session, "stop_recording", {}, "pro_required", "plan", "Pro")
         await call_refused(session, "add_marker", {"label": "x"}, "pro_required", "plan", "Pro")
+        await call_refused(session, "add_action_item",
+                           {"meeting_id": free_service.real_meeting_id, "text": "Not on Free"},
+                           "pro_required", "plan", "Pro")
+        await call_refused(session, "update_action_item",
+                           {"meeting_id": free_service.real_meeting_id, "item_id": item["id"], "done": not item["done"]},
+                           "pro_required", "plan", "Pro")
     assert not free_service.recording_active()
+    assert free_service.meeting(free_service.real_meeting_id)["action_items"] == items, "Free: items unchanged"

@@ -224,11 +224,13 @@ fn meeting(
         content_md: corpus.summary(rng),
         written_by: Some("builtin".to_string()),
         fallback: None,
+        line_moments: Vec::new(),
     };
     let items = (0..rng.gen_range(1..=4))
         .map(|_| {
             let (text, owner) = corpus.action_item(rng, &attendees);
-            ActionItemRecord { id: ActionItemId::generate(), text, owner, done: rng.gen_bool(0.3) }
+            let done = rng.gen_bool(0.3);
+            ActionItemRecord { id: ActionItemId::generate(), text, owner, done, due: None }
         })
         .collect();
     Generated { meeting, segments, note, items }

@@ -70,6 +70,7 @@ fn meeting(meeting: &Value) -> (Vec<Line>, Context) {
         user_name: "Me".into(),
         attendees: people.filter_map(|p| p.as_str().map(str::to_owned)).collect(),
         title: meeting["title"].as_str().unwrap_or_default().to_owned(),
+        ..Context::default()
     };
     (lines, context)
 }

@@ -169,6 +169,31 @@ fn meeting(context: &Context) -> String {
             name = context.user_name.trim()
         ));
     }
+    let mine: Vec<String> = context
+        .my_notes
+        .iter()
+        .filter(|note| !note.text.trim().is_empty())
+        .map(|note| {
+            let text = note.text.trim().trim_start_matches(['-', '*', '+', ' ']);
+            match note.at_ms {
+                Some(ms) => format!("- [{:02}:{:02}] {text}", ms / 60_000, ms / 1000 % 60),
+                None => format!("- {text}"),
+            }
+        })
+        .collect();
+    if !mine.is_empty() {
+        out.push_str(&format!(
+            "{name}'s own notes, typed during the meeting (with the moment each was typed): \
+             their own points. Build on them: keep each point they make, in the notes where \
+             it belongs.\n{}\n",
+            mine.join("\n"),
+            name = if context.user_name.trim().is_empty() {
+                "The person"
+            } else {
+                context.user_name.trim()
+            },
+        ));
+    }
     if !out.is_empty() {
         out.push('\n');
     }
@@ -182,7 +207,9 @@ fn task(kind: NoteKind, template: Option<&str>) -> String {
         (NoteKind::Custom, Some(_)) => {
             "Task: write the notes the instructions below ask for.".to_string()
         }
-        (NoteKind::Summary | NoteKind::Custom, _) => {
+        // `mine` is the person's own and never written by a model; asked
+        // anyway, it is a summary.
+        (NoteKind::Summary | NoteKind::Custom | NoteKind::Mine, _) => {
             "Task: summarise the meeting in a few short paragraphs.".to_string()
         }
         (NoteKind::KeyPoints, _) => "Task: list the key points of the meeting as Markdown \
@@ -223,7 +250,21 @@ mod tests {
             user_name: "Ada".into(),
             attendees: vec!["Bob".into(), "cy@example.com".into()],
             title: "Budget review".into(),
+            ..Context::default()
         }
+    }
+
+    #[test]
+    fn the_persons_own_notes_reach_the_model_as_their_points() {
+        let mut with_notes = context();
+        with_notes.my_notes = vec![
+            recorder_notes::MyNote { at_ms: Some(65_000), text: "- ask Bob about hiring".into() },
+            recorder_notes::MyNote { at_ms: None, text: "follow up Friday".into() },
+        ];
+        let text = meeting(&with_notes);
+        assert!(text.contains("Ada's own notes, typed during the meeting"), "{text}");
+        assert!(text.contains("- [01:05] ask Bob about hiring\n- follow up Friday\n"), "{text}");
+        assert!(!meeting(&context()).contains("own notes"));
     }
 
     #[test]

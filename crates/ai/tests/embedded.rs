@@ -43,8 +43,12 @@ fn planning_call() -> (Vec<Line>, Context) {
             text: text.to_string(),
         })
         .collect();
-    let context =
-        Context { user_name: "Me".into(), attendees: vec!["Dana".into()], title: "Plan".into() };
+    let context = Context {
+        user_name: "Me".into(),
+        attendees: vec!["Dana".into()],
+        title: "Plan".into(),
+        ..Context::default()
+    };
     (lines, context)
 }
 

@@ -345,6 +345,10 @@ pub struct RecordingChannel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LiveSegment {
     pub meeting_id: MeetingId,
+    /// The saved line's id (`segment.new`), to correct it while the meeting
+    /// goes on; left out of `segment.partial`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub speaker: String,
     pub channel: Channel,
     pub start_ms: i64,

@@ -54,5 +54,9 @@ pub use templates::*;
 
 /// Header that marks a request as coming from the gateway (an agent request).
 pub const CLIENT_HEADER: &str = "x-recorder-client";
+/// The agent's own client name (an MCP host's `clientInfo.name`, an A2A
+/// client's), sent by `recorder-gateway` beside [`CLIENT_HEADER`]; the
+/// history names changes by it (`agent:<name>`).
+pub const AGENT_HEADER: &str = "x-recorder-agent";
 /// Value of [`CLIENT_HEADER`] sent by `recorder-gateway`.
 pub const GATEWAY_CLIENT: &str = "gateway";

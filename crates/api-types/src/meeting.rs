@@ -26,6 +26,11 @@ pub struct Note {
     /// Why the chosen engine did not write it, when the built-in one did.
     #[serde(default)]
     pub fallback: Option<String>,
+    /// The person's own notes (kind `mine`): the moment of the meeting (ms)
+    /// each line was typed at, one per line (null: typed after the meeting or
+    /// blank). Left out for other notes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line_moments: Vec<Option<i64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -34,6 +39,9 @@ pub struct ActionItem {
     pub text: String,
     pub owner: String,
     pub done: bool,
+    /// An ISO date (`2026-12-24`), or null.
+    #[serde(default)]
+    pub due: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -83,12 +91,16 @@ pub struct MeetingList {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Segment {
+    /// Stable while the line exists (`PATCH /v1/meetings/:id/segments/:segment_id`).
+    pub id: String,
     pub speaker: String,
     /// `mic` (the local user) or `sys` (everyone else)
     pub channel: Channel,
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
+    /// Corrected by the person or an agent (its words or its speaker).
+    pub edited: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -131,11 +143,103 @@ pub struct AttendeePatch {
     pub name: String,
 }
 
-/// Body of `PATCH /v1/meetings/:id/action_items/:item_id`.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// Body of `PATCH /v1/meetings/:id/action_items/:item_id`: any of these, at
+/// least one.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionItemPatch {
-    pub done: bool,
+    /// 1 to 1 000 characters after trimming.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 1000, pattern = r"\S")]
+    pub text: Option<String>,
+    /// 1 to 200 characters after trimming.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub owner: Option<String>,
+    /// An ISO date (`2026-12-24`); null clears it.
+    #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub due: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    pub done: Option<bool>,
+}
+
+/// Body of `POST /v1/meetings/:id/action_items`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewActionItem {
+    /// 1 to 1 000 characters after trimming.
+    #[schema(min_length = 1, max_length = 1000, pattern = r"\S")]
+    pub text: String,
+    /// 1 to 200 characters; default: the person's name (`general.user_name`).
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub owner: Option<String>,
+    /// An ISO date (`2026-12-24`) or null.
+    #[serde(default)]
+    #[schema(format = Date)]
+    pub due: Option<String>,
+}
+
+/// Body of `PATCH /v1/meetings/:id/segments/:segment_id`: `text`, `speaker`
+/// or both.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SegmentPatch {
+    /// The line's words: 1 to 10 000 characters after trimming.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 10000, pattern = r"\S")]
+    pub text: Option<String>,
+    /// Who said it: 1 to 200 characters after trimming. A speaker of the
+    /// meeting (`Speaker 2`, or the name given to one) or any other name.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub speaker: Option<String>,
+    /// With `speaker`: every line of this line's speaker goes to that
+    /// speaker, not only this one (default false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_of_speaker: bool,
+}
+
+/// Body of `PATCH /v1/meetings/:id/notes/:note_id` and `PUT
+/// /v1/meetings/:id/notes/mine`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoteContent {
+    /// Markdown, at most 200 000 characters (a note other than `mine` must not
+    /// be empty).
+    #[schema(max_length = 200000)]
+    pub content_md: String,
+}
+
+/// `GET /v1/meetings/:id/history`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct History {
+    /// Newest first.
+    pub changes: Vec<Change>,
+}
+
+/// One change to a meeting's record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Change {
+    #[schema(value_type = String)]
+    pub id: recorder_domain::ChangeId,
+    /// When, in ms since the epoch.
+    pub at: i64,
+    /// `person`, `agent:<client>` or `service`.
+    pub by: String,
+    /// What changed: `segment:<id>`, `speaker:<label>` (every line of a
+    /// speaker), `note:<id>`, `action_item:<id>`, `action_items` (a notes
+    /// run's items) or `transcript` (a transcription again).
+    pub target: String,
+    /// The target as it was; null when the change made it.
+    #[schema(value_type = Option<Object>)]
+    pub before: Option<serde_json::Value>,
+    /// The target as it became; null when the change removed it.
+    #[schema(value_type = Option<Object>)]
+    pub after: Option<serde_json::Value>,
+    /// The change in a sentence, for people.
+    pub summary: String,
 }
 
 /// Body of `POST /v1/meetings/:id/notes`.
@@ -188,6 +292,15 @@ pub struct TranscribeAccepted {
     /// The model the pass uses.
     pub model: String,
     pub language: String,
+}
+
+/// A field that may be null when present: `Some(None)` is null, absent is `None`.
+fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// A field that, when present, must not be null: `null` is a wrong type (400).

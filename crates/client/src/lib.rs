@@ -72,6 +72,27 @@ impl Client {
         self
     }
 
+    /// The same client, naming the agent it acts for in `X-Recorder-Agent`
+    /// (the history writes its changes as `agent:<name>`). The name keeps
+    /// letters, digits, spaces and `-_.` only, at most 64 characters, as the
+    /// service reads it; a name with none of those sends no header. A name
+    /// given before is replaced.
+    pub fn with_agent(mut self, name: &str) -> Self {
+        self.extra_headers.retain(|(header, _)| !header.eq_ignore_ascii_case(api::AGENT_HEADER));
+        if let Some(name) = agent_name(name) {
+            self.extra_headers.push((api::AGENT_HEADER.to_string(), name));
+        }
+        self
+    }
+
+    /// The agent named by [`Client::with_agent`], if any.
+    pub fn agent(&self) -> Option<&str> {
+        self.extra_headers
+            .iter()
+            .find(|(header, _)| header.eq_ignore_ascii_case(api::AGENT_HEADER))
+            .map(|(_, value)| value.as_str())
+    }
+
     pub fn base(&self) -> &Url {
         &self.base
     }
@@ -203,6 +224,28 @@ impl Client {
         self.post("/v1/recording/marker", request).await
     }
 
+    /// Adds an action item to a meeting (201: the new item).
+    pub async fn add_action_item(
+        &self,
+        meeting_id: &str,
+        item: &api::NewActionItem,
+    ) -> ClientResult<api::ActionItem> {
+        self.post(&format!("/v1/meetings/{}/action_items", segment(meeting_id)), item).await
+    }
+
+    /// Changes an action item of a meeting (its words, owner, due date or
+    /// whether it is done); the item as it now is.
+    pub async fn update_action_item(
+        &self,
+        meeting_id: &str,
+        item_id: &str,
+        patch: &api::ActionItemPatch,
+    ) -> ClientResult<api::ActionItem> {
+        let path =
+            format!("/v1/meetings/{}/action_items/{}", segment(meeting_id), segment(item_id));
+        self.patch(&path, patch).await
+    }
+
     pub async fn search(&self, q: &str, limit: Option<i64>) -> ClientResult<api::SearchResults> {
         let mut query = vec![("q", q.to_string())];
         if let Some(limit) = limit {
@@ -313,6 +356,18 @@ impl Client {
     }
 }
 
+/// An agent's name as a header value: letters, digits, spaces and `-_.`,
+/// at most 64 characters, trimmed; `None` when nothing is left.
+fn agent_name(name: &str) -> Option<String> {
+    let kept: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ' '))
+        .take(64)
+        .collect();
+    let kept = kept.trim();
+    (!kept.is_empty()).then(|| kept.to_string())
+}
+
 /// Percent-encodes an id for use as one path segment.
 fn segment(id: &str) -> String {
     url::form_urlencoded::byte_serialize(id.as_bytes()).collect::<String>().replace('+', "%20")
@@ -332,6 +387,19 @@ mod tests {
         {
             assert!(matches!(Client::new(bad, "t"), Err(ClientError::NotLoopback(_))), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_agent_header_carries_a_clean_name_once() {
+        let client = Client::new("http://127.0.0.1:1", "t").expect("client");
+        assert_eq!(client.agent(), None);
+        let named = client.clone().with_agent("Claude Desktop");
+        assert_eq!(named.agent(), Some("Claude Desktop"));
+        let renamed = named.with_agent(" cursor/1.0\r\n\u{1F600} ");
+        assert_eq!(renamed.agent(), Some("cursor1.0"));
+        assert_eq!(renamed.extra_headers.iter().filter(|(h, _)| h == api::AGENT_HEADER).count(), 1);
+        assert_eq!(renamed.clone().with_agent("\u{1F600}").agent(), None);
+        assert_eq!(client.with_agent(&"a".repeat(100)).agent().map(str::len), Some(64));
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub struct ExportActionItem {
     pub text: String,
     pub owner: String,
     pub done: bool,
+    /// An ISO date (`2026-12-24`).
+    pub due: Option<String>,
 }
 
 /// A marker `at_ms` milliseconds into the meeting.

@@ -10,8 +10,8 @@ use crate::{local_time, one_line, ExportMeeting, ExportNote};
 
 /// Renders a meeting as a Markdown document with YAML front matter.
 ///
-/// Sections, in order: Summary, Key points, Action items, Decisions, Notes, Markers,
-/// Transcript. A section with nothing in it is left out, except Summary and
+/// Sections, in order: Summary, Key points, Action items, Decisions, My notes
+/// (the person's own), Notes, Markers, Transcript. A section with nothing in it is left out, except Summary and
 /// Transcript, which say so.
 pub fn render_markdown(meeting: &ExportMeeting) -> String {
     let mut out = front_matter(meeting);
@@ -25,13 +25,14 @@ pub fn render_markdown(meeting: &ExportMeeting) -> String {
     section(&mut out, "Key points", notes_of(meeting, |kind| kind == "key_points"));
     section(&mut out, "Action items", action_items(meeting));
     section(&mut out, "Decisions", notes_of(meeting, |kind| kind == "decisions"));
+    section(&mut out, "My notes", notes_of(meeting, |kind| kind == "mine"));
     // `custom` notes, and any kind this crate does not know, so nothing is lost.
     // The `action_items` note is left out: the structured items above replace it.
     section(
         &mut out,
         "Notes",
         notes_of(meeting, |kind| {
-            !matches!(kind, "summary" | "key_points" | "decisions" | "action_items")
+            !matches!(kind, "summary" | "key_points" | "decisions" | "action_items" | "mine")
         }),
     );
     section(&mut out, "Markers", markers(meeting));
@@ -156,6 +157,9 @@ fn action_items(meeting: &ExportMeeting) -> Option<String> {
         let _ = write!(out, "- [{check}] {text}");
         if !owner.is_empty() {
             let _ = write!(out, " — {owner}");
+        }
+        if let Some(due) = item.due.as_deref().map(one_line).filter(|due| !due.is_empty()) {
+            let _ = write!(out, " (due {due})");
         }
         out.push('\n');
     }

@@ -13,7 +13,7 @@ fn note(kind: &str, content: &str) -> ExportNote {
 }
 
 fn item(text: &str, owner: &str, done: bool) -> ExportActionItem {
-    ExportActionItem { text: text.into(), owner: owner.into(), done }
+    ExportActionItem { text: text.into(), owner: owner.into(), done, due: None }
 }
 
 fn segment(speaker: &str, start_ms: i64, text: &str) -> ExportSegment {
@@ -364,4 +364,18 @@ fn duration_falls_back_to_the_span_and_never_goes_negative() {
 fn a_title_ending_in_hashes_keeps_them() {
     let meeting = ExportMeeting { title: "Sync #".into(), ..full_meeting() };
     assert!(render_markdown(&meeting).contains("\n# Sync \\#\n"));
+}
+
+#[test]
+fn my_notes_have_their_own_section_and_items_show_their_due_date() {
+    let mut meeting = full_meeting();
+    meeting.notes.push(note("mine", "- ask Dana about hiring"));
+    meeting.action_items[0].due = Some("2026-12-24".into());
+    let doc = render_markdown(&meeting);
+    let mine = doc.find("## My notes\n\n- ask Dana about hiring").expect(&doc);
+    let decisions = doc.find("## Decisions").expect("decisions");
+    let notes = doc.find("## Notes\n\nCustom text.").expect("custom notes");
+    assert!(decisions < mine && mine < notes, "after the decisions, before the other notes: {doc}");
+    assert_eq!(doc.matches("ask Dana about hiring").count(), 1, "once: {doc}");
+    assert!(doc.contains("- [ ] Send the budget — Them (due 2026-12-24)\n"), "{doc}");
 }

@@ -50,6 +50,9 @@ pub fn entries() -> &'static [Entry] {
     &ENTRIES
 }
 
+/// A day written `YYYY-MM-DD` (the argument checks also refuse days that do not exist).
+const DAY_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
 const MEETING_ID: &str = "The meeting's id (a UUID from list_meetings or search_meetings), or \
     `latest` for the most recent meeting.";
 
@@ -105,6 +108,26 @@ fn properties(skill: Skill) -> (Value, Vec<&'static str>) {
             }),
             vec![],
         ),
+        Skill::AddActionItem => (
+            json!({
+                "meeting_id": meeting_id,
+                "text": { "type": "string", "minLength": 1, "maxLength": 1000, "description": "What is to be done, in a few words (\"Send the budget to finance\")." },
+                "owner": { "type": "string", "minLength": 1, "maxLength": 200, "description": "Who does it (a name); the person's own name when not given." },
+                "due": { "type": "string", "format": "date", "pattern": DAY_PATTERN, "description": "By when: a date written YYYY-MM-DD (`2026-12-24`)." },
+            }),
+            vec!["meeting_id", "text"],
+        ),
+        Skill::UpdateActionItem => (
+            json!({
+                "meeting_id": meeting_id,
+                "item_id": { "type": "string", "minLength": 1, "description": "The item's id: `id` of an item from get_action_items or get_meeting, or `item.id` of add_action_item's answer." },
+                "text": { "type": "string", "minLength": 1, "maxLength": 1000, "description": "New words for the item." },
+                "owner": { "type": "string", "minLength": 1, "maxLength": 200, "description": "Who does it now (a name)." },
+                "due": { "type": ["string", "null"], "format": "date", "pattern": DAY_PATTERN, "description": "A new due date written YYYY-MM-DD (`2026-12-24`), or null to clear it." },
+                "done": { "type": "boolean", "description": "true: the item is done; false: it is open again." },
+            }),
+            vec!["meeting_id", "item_id"],
+        ),
         Skill::RegenerateNotes => (
             json!({
                 "meeting_id": meeting_id,
@@ -130,7 +153,7 @@ fn properties(skill: Skill) -> (Value, Vec<&'static str>) {
     }
 }
 
-static ENTRIES: [Entry; 10] = [
+static ENTRIES: [Entry; 12] = [
     Entry {
         skill: Skill::ListMeetings,
         title: "List meetings",
@@ -195,6 +218,35 @@ static ENTRIES: [Entry; 10] = [
         tags: &["action items", "tasks", "todo", "follow-up"],
         examples: &["what are my open action items?", "action items from the latest meeting"],
         read_only: true,
+    },
+    Entry {
+        skill: Skill::AddActionItem,
+        title: "Add an action item",
+        description: "Adds an action item to a meeting: what is to be done (text), who does it \
+            (owner; the person's own name when not given) and by when (due, YYYY-MM-DD). The \
+            answer gives the new item with its id, for update_action_item. The meeting's history \
+            keeps the change, under this agent's name. Needs Recorder Pro.",
+        tags: &["action items", "tasks", "todo", "add", "pro"],
+        examples: &[
+            "add an action item to the latest meeting: send the budget to finance",
+            "add a to-do for Alice to the last meeting: \"update the roadmap\" due 2026-12-24",
+        ],
+        read_only: false,
+    },
+    Entry {
+        skill: Skill::UpdateActionItem,
+        title: "Update an action item",
+        description: "Changes one action item of a meeting: marks it done (done=true) or open \
+            again (done=false), rewords it (text), gives it another owner, or sets or clears its \
+            due date (due; null clears it). Give at least one of text, owner, due, done; the ids \
+            come from get_action_items or get_meeting. The meeting's history keeps the change, \
+            under this agent's name, and the person can undo it. Needs Recorder Pro.",
+        tags: &["action items", "tasks", "todo", "done", "assign", "pro"],
+        examples: &[
+            "mark action item 0194f2d3-0000-7000-8000-0000000000a1 of meeting 0194f2d3-0000-7000-8000-000000000000 as done",
+            "assign task 0194f2d3-0000-7000-8000-0000000000a1 of the latest meeting to Bob, due 2026-12-24",
+        ],
+        read_only: false,
     },
     Entry {
         skill: Skill::RegenerateNotes,

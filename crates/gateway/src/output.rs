@@ -57,6 +57,18 @@ fn citation() -> Value {
     })
 }
 
+/// An action item, as the service gives it.
+fn action_item() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": string(), "text": string(), "owner": string(),
+            "done": { "type": "boolean" }, "due": { "type": ["string", "null"] },
+        },
+        "required": ["id", "text", "owner", "done"],
+    })
+}
+
 fn objects() -> Value {
     json!({ "type": "array", "items": { "type": "object" } })
 }
@@ -104,6 +116,24 @@ fn result_fields(skill: Skill) -> (Value, Vec<&'static str>) {
         Skill::GetActionItems => (
             json!({ "scope": string(), "open_only": { "type": "boolean" }, "items": objects() }),
             vec!["items"],
+        ),
+        Skill::AddActionItem => (
+            json!({
+                "meeting_id": string(), "meeting_title": { "type": ["string", "null"] },
+                "item": action_item(),
+            }),
+            vec!["meeting_id", "item"],
+        ),
+        Skill::UpdateActionItem => (
+            json!({
+                "meeting_id": string(), "meeting_title": { "type": ["string", "null"] },
+                "item": action_item(),
+                "changed": {
+                    "type": "array",
+                    "items": { "type": "string", "enum": ["text", "owner", "due", "done"] },
+                },
+            }),
+            vec!["meeting_id", "item", "changed"],
         ),
         Skill::RegenerateNotes => (
             json!({

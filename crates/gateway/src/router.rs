@@ -1,10 +1,14 @@
 //! The keyword router: a person's free text (an A2A text part) becomes one skill
-//! call. Rules are tried in order (recording commands first, reading last), and
-//! the arguments the text carries are pulled out: a meeting id (or "the last
-//! meeting" → `latest`), a quoted phrase or the words after "about" as the query,
-//! "open" for `open_only`, a period ("last week", "yesterday", "last 10 days")
-//! as `from`/`to`. A question no other rule claims (or text that says "ask") is
-//! asked of the meetings; other text that matches no rule is a search.
+//! call. Rules are tried in order (changes to action items first, then recording
+//! commands, reading last), and the arguments the text carries are pulled out: a
+//! meeting id (or "the last meeting" → `latest`), a quoted phrase or the words
+//! after "about" as the query, "open" for `open_only`, a period ("last week",
+//! "yesterday", "last 10 days") as `from`/`to`. "Add an action item: …" (or a
+//! quoted item) adds one, with "for Alice" as its owner and "due 2026-12-24" as
+//! its due date; text that starts with a change and names the item by its id
+//! ("mark action item <id> as done", "assign task <id> to Bob") updates it. A question no other
+//! rule claims (or text that says "ask") is asked of the meetings; other text
+//! that matches no rule is a search.
 
 use std::sync::LazyLock;
 
@@ -13,7 +17,7 @@ use regex::Regex;
 use serde_json::{json, Map, Value};
 
 use crate::skills::text::local_midnight;
-use crate::skills::{Skill, SkillCall, MAX_QUESTION};
+use crate::skills::{parse_args, Skill, SkillCall, MAX_QUESTION};
 
 fn regex(pattern: &str) -> Regex {
     Regex::new(pattern).expect("router patterns are valid")
@@ -116,9 +120,65 @@ static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "Add an action item", "create a to-do", "note down a follow-up"… at the
+/// start, before any colon or quote.
+static ADD_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"^(please |can you |could you )?(add|create|note( down)?|log|jot( down)?|put( down)?|make)\b[^:"“]*?\b(action items?|to-?dos?|tasks?|follow[- ]?ups?)\b"#,
+    )
+});
+/// A change asked for: the text starts with its verb ("mark", "assign", …).
+static UPDATE_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(please |can you |could you )?(mark|set|tick|check|complete|finish|close|reopen|re-open|assign|reassign|give|hand|move|change|rename|reword|retitle|update|edit|push|postpone|clear|remove|drop|untick|uncheck|make)\b",
+    )
+});
+/// Words that name one action item.
+static ITEM_WORD: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\b(action items?|to-?dos?|tasks?|follow[- ]?ups?|items?)\b"));
+/// The id right after "meeting" (or "call", …), and right after "item" (or "task", …).
+static MEETING_UUID: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(?:meeting|call|recording|conversation|session)(?:\s+id)?\s*:?\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
+    )
+});
+static ITEM_UUID: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(?:item|to-?do|task|follow[- ]?up)(?:\s+id)?\s*:?\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
+    )
+});
+static UNDONE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(not done|undone|not finished|not complete|incomplete|open again|reopen|re-open|uncheck|untick)\b",
+    )
+});
+static DONE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"\b(done|complete|completed|finished|tick(ed)? off|check(ed)? off|close|closed)\b")
+});
+/// A person's name (capitalised words), as owner. Matched on the text as written.
+static OWNER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(?:for|owner(?: is)?:?|owned by|assigned to|(?:re)?assign(?:ed)?\b[^\n]*?\bto|(?:give|hand)\b[^\n]*?\bto)\s+(\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*)?)",
+    )
+});
+/// A due date: "due 2026-12-24", "by tomorrow", or a bare `YYYY-MM-DD`.
+static DUE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b(?:due|by|before|until|deadline)\b(?:\s+(?:on|date|is|:))*\s*(\d{4}-\d{2}-\d{2}|today|tomorrow)\b|\b(\d{4}-\d{2}-\d{2})\b",
+    )
+});
+static NO_DUE: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\b(no|clear|remove|drop|without)\b[^.]*?\bdue( date)?\b"));
+static REWORD: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"\b(rename|reword|rewrite|retitle|change the text|new text|text to|call it)\b")
+});
+
 /// Routes `text`, read at the moment `now` (for periods like "last week").
 pub fn route(text: &str, now: DateTime<Local>) -> SkillCall {
     let lower = text.trim().to_lowercase();
+    if let Some(call) = item_change(text.trim(), &lower, now) {
+        return call;
+    }
     let mut args = Map::new();
     let (skill, extra) = choose(&lower);
     match skill {
@@ -159,8 +219,127 @@ pub fn route(text: &str, now: DateTime<Local>) -> SkillCall {
             args.insert("query".into(), json!(extra.unwrap_or_else(|| text.trim().to_string())));
         }
         Skill::Ask => ask_args(text, &lower, now, &mut args),
+        // Only `item_change` routes to these, with their arguments.
+        Skill::AddActionItem | Skill::UpdateActionItem => {}
     }
-    SkillCall { skill, args: Value::Object(args) }
+    SkillCall { skill, args: Value::Object(args), agent: None }
+}
+
+/// An action item to add or to change, when the text says so and carries
+/// what that needs (the item's words; the item's id and a change). The
+/// arguments are checked here: text that only looks like such a change goes
+/// to the other rules.
+fn item_change(text: &str, lower: &str, now: DateTime<Local>) -> Option<SkillCall> {
+    let (skill, args) = if ADD_ITEM.is_match(lower) {
+        (Skill::AddActionItem, add_item_args(text, now)?)
+    } else if UPDATE_ITEM.is_match(lower) && ITEM_WORD.is_match(lower) {
+        (Skill::UpdateActionItem, update_item_args(text, lower, now)?)
+    } else {
+        return None;
+    };
+    let args = Value::Object(args);
+    parse_args(skill, &args).ok()?;
+    Some(SkillCall { skill, args, agent: None })
+}
+
+/// `add an action item to the last meeting: send the budget`, `add a to-do
+/// for Alice: "update the roadmap" due 2026-12-24`.
+fn add_item_args(text: &str, now: DateTime<Local>) -> Option<Map<String, Value>> {
+    // The item's words: the quoted ones, else what follows the first colon
+    // (where a trailing ", due <day>" is its due date).
+    let (words, rest) = match QUOTED.find(text) {
+        Some(found) => {
+            let words = quoted(found.as_str())?;
+            (words, format!("{} {}", &text[..found.start()], &text[found.end()..]))
+        }
+        None => {
+            let (head, tail) = text.split_once(':')?;
+            let tail = tail.trim().trim_end_matches(['.', '!']).trim();
+            static TRAILING_DUE: LazyLock<Regex> = LazyLock::new(|| {
+                regex(r"(?i)[,;]?\s*\b(?:due|by)\s+(\d{4}-\d{2}-\d{2}|today|tomorrow)$")
+            });
+            match TRAILING_DUE.find(tail) {
+                Some(due) => {
+                    (tail[..due.start()].trim().to_string(), format!("{head} {}", due.as_str()))
+                }
+                None => (tail.to_string(), head.to_string()),
+            }
+        }
+    };
+    let rest_lower = rest.to_lowercase();
+    let mut args = Map::new();
+    args.insert(
+        "meeting_id".into(),
+        json!(meeting_ref(&rest, &rest_lower).unwrap_or("latest".into())),
+    );
+    args.insert("text".into(), json!(words.trim()));
+    put(&mut args, "owner", owner(&rest));
+    put(&mut args, "due", due(&rest_lower, now));
+    Some(args)
+}
+
+/// `mark action item <id> of meeting <id> as done`, `assign task <id> to Bob`,
+/// `action item <id>: no due date`, `rename to-do <id> to "…"`.
+fn update_item_args(text: &str, lower: &str, now: DateTime<Local>) -> Option<Map<String, Value>> {
+    let meeting = MEETING_UUID.captures(text).and_then(|c| c.get(1));
+    let item = ITEM_UUID.captures(text).and_then(|c| c.get(1)).or_else(|| {
+        UUID.find_iter(text).find(|id| Some(id.start()) != meeting.map(|m| m.start()))
+    })?;
+    let meeting_id = match meeting {
+        Some(meeting) => meeting.as_str().to_lowercase(),
+        None => UUID
+            .find_iter(text)
+            .find(|id| id.start() != item.start())
+            .map(|id| id.as_str().to_lowercase())
+            .unwrap_or_else(|| "latest".into()),
+    };
+    let mut args = Map::new();
+    args.insert("meeting_id".into(), json!(meeting_id));
+    args.insert("item_id".into(), json!(item.as_str().to_lowercase()));
+    if UNDONE.is_match(lower) {
+        args.insert("done".into(), json!(false));
+    } else if DONE.is_match(lower) {
+        args.insert("done".into(), json!(true));
+    }
+    put(&mut args, "owner", owner(text));
+    if NO_DUE.is_match(lower) {
+        args.insert("due".into(), Value::Null);
+    } else {
+        put(&mut args, "due", due(lower, now));
+    }
+    if REWORD.is_match(lower) {
+        put(&mut args, "text", quoted(text));
+    }
+    // Something must change.
+    (args.len() > 2).then_some(args)
+}
+
+/// The owner a text names ("for Alice", "assign … to Bob Smith"); not a word
+/// like "the" or "meeting".
+fn owner(text: &str) -> Option<String> {
+    const NOT_NAMES: [&str; 12] =
+        ["the", "this", "that", "my", "our", "me", "latest", "last", "meeting", "call", "i", "a"];
+    OWNER
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|name| name.as_str().trim_end_matches(['.', '\'', '’']).to_string())
+        .find(|name| {
+            let first = name.split_whitespace().next().unwrap_or_default().to_lowercase();
+            !name.is_empty() && !NOT_NAMES.contains(&first.as_str())
+        })
+}
+
+/// A due date the text names, as `YYYY-MM-DD` (a day that exists).
+fn due(lower: &str, now: DateTime<Local>) -> Option<String> {
+    let captures = DUE.captures(lower)?;
+    let said = captures.get(1).or_else(|| captures.get(2))?.as_str();
+    let today = now.date_naive();
+    let date = match said {
+        "today" => today,
+        "tomorrow" => today + Duration::days(1),
+        iso => NaiveDate::parse_from_str(iso, "%Y-%m-%d").ok()?,
+    };
+    Some(date.format("%Y-%m-%d").to_string())
 }
 
 /// The question (without "ask my meetings"), the meeting it names and its period.
@@ -182,7 +361,9 @@ fn choose(lower: &str) -> (Skill, Option<String>) {
     if STOP.is_match(lower) {
         return (Skill::StopRecording, None);
     }
-    if MARKER.is_match(lower) && !lower.contains("markers") {
+    // "Mark the action item as done" (without its id) is about the items.
+    let about_items = ITEM_WORD.is_match(lower) && (DONE.is_match(lower) || UNDONE.is_match(lower));
+    if MARKER.is_match(lower) && !lower.contains("markers") && !about_items {
         return (Skill::AddMarker, None);
     }
     if START.is_match(lower) {
@@ -370,6 +551,7 @@ mod tests {
     use chrono::TimeZone;
 
     const ID: &str = "0194f2d3-5e6a-7b8c-9d0e-1f2a3b4c5d6e";
+    const ITEM: &str = "0194f2d3-5e6a-7b8c-9d0e-0000000000a1";
 
     /// Saturday 21 November 2026, 10:00 local time.
     fn now() -> DateTime<Local> {
@@ -616,6 +798,59 @@ mod tests {
                 Ask,
                 json!({"question": "the new pricing page?"}),
             ),
+            (
+                "add an action item to the latest meeting: send the budget to finance".to_string(),
+                AddActionItem,
+                json!({"meeting_id": "latest", "text": "send the budget to finance",
+                    "owner": null, "due": null}),
+            ),
+            (
+                "add a to-do for Alice to the last meeting: \"update the roadmap\" due 2026-12-24"
+                    .to_string(),
+                AddActionItem,
+                json!({"meeting_id": "latest", "text": "update the roadmap", "owner": "Alice",
+                    "due": "2026-12-24"}),
+            ),
+            (
+                format!("please create a task in meeting {ID}: Bob sends the slides, due tomorrow"),
+                AddActionItem,
+                json!({"meeting_id": ID, "text": "Bob sends the slides", "owner": null,
+                    "due": "2026-11-22"}),
+            ),
+            (
+                "Note down a follow-up for Dana Scully: 'call the vendor' by 2026-02-30"
+                    .to_string(),
+                AddActionItem,
+                json!({"text": "call the vendor", "owner": "Dana Scully", "due": null}),
+            ),
+            ("add an action item".to_string(), GetActionItems, json!({})),
+            (
+                format!("mark action item {ITEM} of meeting {ID} as done"),
+                UpdateActionItem,
+                json!({"meeting_id": ID, "item_id": ITEM, "done": true, "owner": null}),
+            ),
+            (
+                format!("assign task {ITEM} of the latest meeting to Bob Smith, due 2026-12-24"),
+                UpdateActionItem,
+                json!({"meeting_id": "latest", "item_id": ITEM, "owner": "Bob Smith",
+                    "due": "2026-12-24", "done": null}),
+            ),
+            (
+                format!("reopen to-do {ITEM} in {ID}"),
+                UpdateActionItem,
+                json!({"meeting_id": ID, "item_id": ITEM, "done": false}),
+            ),
+            (
+                format!("rename task {ITEM} to \"Send the final budget\""),
+                UpdateActionItem,
+                json!({"item_id": ITEM, "text": "Send the final budget", "owner": null}),
+            ),
+            (
+                "mark the action item about the budget as done".to_string(),
+                GetActionItems,
+                json!({}),
+            ),
+            (format!("which tasks are done in {ID}?"), GetActionItems, json!({"meeting_id": ID})),
         ];
         rows
     }
@@ -651,6 +886,16 @@ mod tests {
                 assert_eq!(route(example, now()).skill, entry.skill, "{example:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_due_date_can_be_cleared_in_words() {
+        let call = route(&format!("remove the due date of action item {ITEM}"), now());
+        assert_eq!(call.skill, Skill::UpdateActionItem);
+        assert_eq!(call.args, json!({"meeting_id": "latest", "item_id": ITEM, "due": null}));
+        // An id and no change: not an update.
+        let call = route(&format!("update task {ITEM}"), now());
+        assert_ne!(call.skill, Skill::UpdateActionItem);
     }
 
     #[test]

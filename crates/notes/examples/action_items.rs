@@ -42,6 +42,7 @@ fn main() -> Result<(), String> {
             user_name: "Me".into(),
             attendees: people.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect(),
             title: meeting["title"].as_str().unwrap_or_default().to_owned(),
+            ..Context::default()
         };
         for item in action_items(&lines, &context) {
             println!("{}", json!({"meeting": index, "text": item.text, "owner": item.owner}));

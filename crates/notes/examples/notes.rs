@@ -35,6 +35,7 @@ fn main() -> Result<(), String> {
         user_name: "Me".into(),
         attendees: people.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect(),
         title: title.clone(),
+        ..Context::default()
     };
     for kind in NoteKind::ALL {
         let note = generate(kind, &lines, &context);

@@ -53,6 +53,17 @@ pub struct Context {
     /// Invitees as names or email addresses; used to recognise action-item owners.
     pub attendees: Vec<String>,
     pub title: String,
+    /// The person's own notes, line by line, each with the moment of the
+    /// meeting it was typed at: their own points, for the notes to build on.
+    pub my_notes: Vec<MyNote>,
+}
+
+/// One line of the person's own notes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MyNote {
+    /// The moment of the meeting it was typed at (ms), if during the meeting.
+    pub at_ms: Option<i64>,
+    pub text: String,
 }
 
 /// An action item found in the transcript.
@@ -82,10 +93,10 @@ pub fn generate(kind: NoteKind, lines: &[Line], context: &Context) -> Generated 
         return Generated { content_md: render::NO_SPEECH.to_string(), action_items };
     }
     let content_md = match kind {
-        NoteKind::Summary | NoteKind::Custom => {
+        NoteKind::Summary | NoteKind::Custom | NoteKind::Mine => {
             render::paragraph(&Outline::new(&sentences, context).summary(sentences.len()))
         }
-        NoteKind::KeyPoints => key_points(&sentences, context),
+        NoteKind::KeyPoints => key_points(&sentences, lines, context),
         NoteKind::Decisions => {
             let lexicon = Lexicon::new(&sentences, context);
             render::decisions(&decisions::find(&sentences, &lexicon))
@@ -113,11 +124,19 @@ pub fn speaker_names(lines: &[Line], context: &Context) -> Vec<(String, String)>
 }
 
 /// Condensed points, or a note on why there are none.
-fn key_points(sentences: &[transcript::Sentence], context: &Context) -> String {
+/// The key points the transcript makes, then each of the person's own notes
+/// with a link to what was being said when it was typed.
+fn key_points(sentences: &[transcript::Sentence], lines: &[Line], context: &Context) -> String {
     let outline = Outline::new(sentences, context);
     let points = points::key_points(sentences, &outline);
     let outcomes = !outline.decisions.is_empty() || !outline.items.is_empty();
-    render::bullets(&points, if outcomes { render::ONLY_OUTCOMES } else { render::NO_KEY_POINTS })
+    let empty = if outcomes { render::ONLY_OUTCOMES } else { render::NO_KEY_POINTS };
+    let mine = render::my_notes(&context.my_notes, lines);
+    match (points.is_empty(), mine.is_empty()) {
+        (true, false) => mine,
+        (false, false) => format!("{}\n{mine}", render::bullets(&points, empty)),
+        _ => render::bullets(&points, empty),
+    }
 }
 
 #[cfg(test)]
@@ -126,6 +145,33 @@ mod tests {
 
     fn line(speaker: &str, text: &str) -> Line {
         Line { speaker: speaker.into(), text: text.into(), ..Line::default() }
+    }
+
+    #[test]
+    fn the_persons_own_notes_are_key_points_linked_to_their_moment() {
+        let lines = [
+            Line {
+                speaker: "Dana".into(),
+                start_ms: 0,
+                end_ms: 4_000,
+                text: "The budget for March is approved.".into(),
+            },
+            Line {
+                speaker: "Me".into(),
+                start_ms: 5_000,
+                end_ms: 8_000,
+                text: "Good, I will send the proposal.".into(),
+            },
+        ];
+        let my_notes = vec![
+            MyNote { at_ms: Some(6_000), text: "- ask about *hiring*".into() },
+            MyNote { at_ms: None, text: "follow up".into() },
+            MyNote { at_ms: None, text: "  ".into() },
+        ];
+        let context = Context { user_name: "Me".into(), my_notes, ..Context::default() };
+        let note = generate(NoteKind::KeyPoints, &lines, &context);
+        let expected = "- **Your note:** ask about \\*hiring\\* ([at 00:06](?t=6000), while Me said “Good, I will send the proposal.”)\n- **Your note:** follow up";
+        assert!(note.content_md.ends_with(expected), "{}", note.content_md);
     }
 
     #[test]

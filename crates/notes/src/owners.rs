@@ -251,6 +251,7 @@ mod tests {
             user_name: "Me".into(),
             attendees: attendees.iter().map(|a| (*a).to_string()).collect(),
             title: String::new(),
+            ..Context::default()
         };
         Names::new(&sentences(&lines), &context)
     }

@@ -2,7 +2,7 @@
 //! the transcript (or produced by ASR) cannot change the note's formatting.
 
 use crate::decisions::Decision;
-use crate::ActionItemDraft;
+use crate::{ActionItemDraft, Line, MyNote};
 
 pub(crate) const NO_SPEECH: &str = "_No speech was transcribed._";
 pub(crate) const NO_DECISIONS: &str = "_No decisions were recorded._";
@@ -47,6 +47,44 @@ pub(crate) fn bullets(points: &[String], empty: &str) -> String {
         return empty.to_string();
     }
     points.iter().map(|point| format!("- {}", escape(point))).collect::<Vec<_>>().join("\n")
+}
+
+/// The person's own notes as key points: `- **Your note:** text`, with a link
+/// to the moment it was typed at (`?t=<ms>` on the meeting page) and the
+/// words then being said; "" when there are none.
+pub(crate) fn my_notes(notes: &[MyNote], lines: &[Line]) -> String {
+    notes
+        .iter()
+        .filter(|note| !note.text.trim().is_empty())
+        .map(|note| {
+            let text = escape(note.text.trim().trim_start_matches(['-', '*', '+', ' ']));
+            let Some(at_ms) = note.at_ms else { return format!("- **Your note:** {text}") };
+            let said = lines
+                .iter()
+                .filter(|line| line.start_ms <= at_ms && !line.text.trim().is_empty())
+                .max_by_key(|line| line.start_ms)
+                .or_else(|| lines.iter().find(|line| !line.text.trim().is_empty()));
+            let link = format!("[at {}](?t={})", recorder_domain::text::clock(at_ms), at_ms);
+            match said {
+                Some(line) => format!(
+                    "- **Your note:** {text} ({link}, while {} said “{}”)",
+                    escape(&line.speaker),
+                    escape(&shortened(&line.text, 14))
+                ),
+                None => format!("- **Your note:** {text} ({link})"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first `words` words of a line, with an ellipsis when it goes on.
+fn shortened(text: &str, words: usize) -> String {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    if all.len() <= words {
+        return all.join(" ");
+    }
+    format!("{}…", all[..words].join(" "))
 }
 
 /// The decisions list, or a note that there were none.

@@ -350,6 +350,7 @@ mod tests {
             user_name: "Me".into(),
             attendees: attendees.iter().map(|a| (*a).to_string()).collect(),
             title: String::new(),
+            ..Context::default()
         };
         speaker_names(&sentences(&lines), &context)
     }

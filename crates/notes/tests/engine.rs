@@ -22,6 +22,7 @@ fn context() -> Context {
         user_name: "Me".to_string(),
         attendees: vec!["alice.wong@example.com".to_string(), "Carol Diaz".to_string()],
         title: "Q3 launch planning".to_string(),
+        ..Context::default()
     }
 }
 
@@ -112,6 +113,7 @@ fn owners_follow_who_asked_whom() {
         user_name: "Ada".to_string(),
         attendees: vec!["Carol Diaz".to_string()],
         title: String::new(),
+        ..Context::default()
     };
     let lines = script(&[
         ("Ada", "Could you send me the signed contract?"),
@@ -150,6 +152,7 @@ fn asr_output_without_punctuation_or_capitals() {
         user_name: "Me".to_string(),
         attendees: vec!["Bob".to_string()],
         title: String::new(),
+        ..Context::default()
     };
     let lines = script(&[
         ("Me", "i'll send the notes tomorrow"),

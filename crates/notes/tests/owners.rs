@@ -23,6 +23,7 @@ fn with_attendees(attendees: &[&str]) -> Context {
         user_name: "Me".into(),
         attendees: attendees.iter().map(|a| (*a).to_string()).collect(),
         title: String::new(),
+        ..Context::default()
     }
 }
 

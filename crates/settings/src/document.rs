@@ -123,6 +123,12 @@ pub struct Transcription {
     /// title). At most [`MAX_WORDS`] of 1 to [`MAX_WORD_CHARS`] characters.
     #[serde(default)]
     pub vocabulary: Vec<String>,
+    /// Words learned from the person's corrections: rare words they wrote
+    /// into lines where the transcription had something else. Used as
+    /// `vocabulary` is; Settings → Words to know lists them, each removable.
+    /// At most [`MAX_WORDS`], the oldest dropped first.
+    #[serde(default)]
+    pub learned: Vec<String>,
     /// Transcribe every recording again, once it is ready, with this larger
     /// installed model (a final pass); `null`: never (the default: on two
     /// cores a larger model takes minutes per meeting). Beyond the contract's keys.
@@ -168,7 +174,7 @@ pub fn defaults() -> Value {
         "retention": { "keep_audio_days": null, "delete_meetings_after_days": null },
         "export": { "auto_export_markdown": false, "folder": null },
         "ai": { "provider": "builtin", "local_url": "http://127.0.0.1:11434", "model": null, "cloud_base_url": null },
-        "transcription": { "model": DEFAULT_TRANSCRIPTION_MODEL, "threads": null, "remember_voices": true, "vocabulary": [] }
+        "transcription": { "model": DEFAULT_TRANSCRIPTION_MODEL, "threads": null, "remember_voices": true, "vocabulary": [], "learned": [] }
     })
 }
 
@@ -487,11 +493,15 @@ fn validate(settings: &Settings) -> Result<(), SettingsError> {
             "transcription.final_pass_model must be null or a model name (letters, digits, . _ -)",
         );
     }
-    let words = &settings.transcription.vocabulary;
-    if words.len() > MAX_WORDS || !words.iter().all(|word| is_vocabulary_word(word)) {
-        return fail(&format!(
-            "transcription.vocabulary must hold at most {MAX_WORDS} words of 1 to {MAX_WORD_CHARS} characters"
-        ));
+    for (key, words) in [
+        ("vocabulary", &settings.transcription.vocabulary),
+        ("learned", &settings.transcription.learned),
+    ] {
+        if words.len() > MAX_WORDS || !words.iter().all(|word| is_vocabulary_word(word)) {
+            return fail(&format!(
+                "transcription.{key} must hold at most {MAX_WORDS} words of 1 to {MAX_WORD_CHARS} characters"
+            ));
+        }
     }
     Ok(())
 }

@@ -76,7 +76,7 @@ pub(crate) fn record(
             return Ok(id);
         }
     }
-    let id = uuid_like(tx)?;
+    let id = recorder_domain::ChangeId::generate().to_string();
     tx.prepare_cached(
         "INSERT INTO changes (id, meeting, at, author, target, before, after, summary, open_until) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -126,12 +126,6 @@ fn fold_into_last(
         ],
     )?;
     Ok(Some(id))
-}
-
-/// A new change id: a UUIDv7-shaped string from the clock and SQLite's
-/// random source (the store has no uuid dependency of its own).
-fn uuid_like(tx: &Transaction) -> StoreResult<String> {
-    Ok(tx.query_row("SELECT lower(hex(randomblob(16)))", [], |r| r.get::<_, String>(0))?)
 }
 
 impl crate::Store {

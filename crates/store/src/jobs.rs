@@ -150,7 +150,8 @@ impl crate::Store {
         })
     }
 
-    /// Saves transcribed segments and the point to resume from, at once.
+    /// Saves transcribed segments and the point to resume from, at once, and
+    /// returns the lines' ids (none for a pass's staged lines).
     /// Segments at or after `from_ms` (from an interrupted earlier run) are
     /// replaced, so a resumed job never stores a segment twice.
     pub fn save_transcription_progress(
@@ -159,7 +160,7 @@ impl crate::Store {
         segments: &[NewSegment],
         resume_ms: i64,
         duration_ms: i64,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Vec<i64>> {
         self.write(|tx| {
             let seq = meeting_seq(tx, &job.meeting_id)?;
             tx.execute(
@@ -171,9 +172,9 @@ impl crate::Store {
                 params![seq, duration_ms],
             )?;
             if job.pass.staged {
-                crate::parts::insert_staged_rows(tx, seq, segments)
+                crate::parts::insert_staged_rows(tx, seq, segments).map(|()| Vec::new())
             } else {
-                crate::parts::insert_segment_rows(tx, seq, segments).map(drop)
+                crate::parts::insert_segment_rows(tx, seq, segments)
             }
         })
     }

@@ -30,6 +30,12 @@ impl crate::Store {
             let meeting = meeting_seq(tx, meeting_id)?;
             let undone = change(tx, meeting, change_id)?;
             let (kind, _) = undone.target.split_once(':').unwrap_or((&undone.target, ""));
+            if matches!(kind, "segment" | "speaker") {
+                let status = crate::status::current_status(tx, meeting_id)?;
+                if status == recorder_domain::MeetingStatus::Transcribing {
+                    return Err(StoreError::Busy(status));
+                }
+            }
             let before = undone.before.clone();
             let (now_state, restored) = match kind {
                 "segment" => restore_line(tx, meeting, &undone)?,

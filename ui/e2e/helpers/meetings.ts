@@ -17,6 +17,10 @@ export interface SeedMeeting {
   /** ms since the epoch */
   startedAt: number;
   lines: string[];
+  /** Notes by kind (`summary`, …), written by the built-in engine. */
+  notes?: Record<string, string>;
+  /** Action items, owned by "Me". */
+  actionItems?: string[];
 }
 
 /** A seeded line's start: the n-th line (from 0) starts at n × 5 s. */
@@ -25,7 +29,7 @@ export function lineStart(index: number): number {
 }
 
 const INSERT = `
-import json, sqlite3, sys
+import json, sqlite3, sys, uuid
 meetings = json.load(sys.stdin)
 db = sqlite3.connect(sys.argv[1])
 db.execute("PRAGMA foreign_keys = ON")
@@ -41,6 +45,17 @@ with db:
         seq = cur.lastrowid
         db.execute("INSERT INTO attendees (meeting, position, name) VALUES (?, 0, 'Ada Lovelace')", (seq,))
         db.execute("INSERT INTO tags (meeting, tag) VALUES (?, 'seeded')", (seq,))
+        for kind, content in (m.get("notes") or {}).items():
+            db.execute(
+                "INSERT INTO notes (id, meeting, kind, content_md, created_at, written_by) "
+                "VALUES (?, ?, ?, ?, ?, 'builtin')",
+                (str(uuid.uuid4()), seq, kind, content, m["startedAt"]),
+            )
+        for text in m.get("actionItems") or []:
+            db.execute(
+                "INSERT INTO action_items (id, meeting, text, owner, done) VALUES (?, ?, ?, 'Me', 0)",
+                (str(uuid.uuid4()), seq, text),
+            )
         for i, text in enumerate(m["lines"]):
             db.execute(
                 "INSERT INTO segments (meeting, channel, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)",

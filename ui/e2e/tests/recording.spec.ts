@@ -79,6 +79,19 @@ test('start, live lines and levels, a marker, stop, and the meeting becomes read
   expect(micSeen.size, 'the mic meter moved').toBeGreaterThan(1);
   expect(Math.max(...sysSeen), `sys meter values seen: ${[...sysSeen]}`).toBeGreaterThan(0);
 
+  // The person's own notes while the meeting goes on, saved as typed, and a
+  // line corrected live that the lines arriving after it leave alone.
+  const notepad = page.getByRole('textbox', { name: 'My notes' });
+  await notepad.fill('- budget first\n- March launch');
+  await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toHaveCount(1);
+  await finalLines.locator('.fixable').first().click();
+  const fix = page.getByRole('textbox', { name: /^Correct the line at/ });
+  await fix.fill('Corrected while live');
+  await fix.press('Enter');
+  await expect(finalLines.filter({ hasText: 'Corrected while live' })).toHaveCount(1);
+  await sleep(1500);
+  await expect(finalLines.filter({ hasText: 'Corrected while live' })).toHaveCount(1);
+
   await stop.click();
   await expect(page.getByRole('button', { name: 'Start recording' })).toBeVisible();
   await page.getByRole('link', { name: 'Open the meeting' }).first().click();
@@ -101,4 +114,9 @@ test('start, live lines and levels, a marker, stop, and the meeting becomes read
   expect(meeting.processing_error).toBeNull();
   // Audio of the recording plays in the app.
   await expect(page.getByRole('button', { name: /^Play from/ }).first()).toBeVisible();
+  // What was typed and corrected during the recording is on the meeting page.
+  await expect(page.getByRole('textbox', { name: 'My notes' })).toHaveValue('- budget first\n- March launch');
+  await expect(transcript).toContainText('Corrected while live');
+  const mine = meeting.notes!.find((n) => n.kind === 'mine')!;
+  expect(mine.line_moments!.every((at) => typeof at === 'number' && at > 0), JSON.stringify(mine)).toBe(true);
 });

@@ -75,8 +75,14 @@ interface Shared {
   '/ui/ledger': '/v1/ledger';
   '/ui/meetings': '/v1/meetings';
   '/ui/meetings/{id}': '/v1/meetings/{id}';
+  '/ui/meetings/{id}/action_items': '/v1/meetings/{id}/action_items';
   '/ui/meetings/{id}/action_items/{item_id}': '/v1/meetings/{id}/action_items/{item_id}';
+  '/ui/meetings/{id}/history': '/v1/meetings/{id}/history';
+  '/ui/meetings/{id}/history/{change_id}/undo': '/v1/meetings/{id}/history/{change_id}/undo';
   '/ui/meetings/{id}/notes': '/v1/meetings/{id}/notes';
+  '/ui/meetings/{id}/notes/mine': '/v1/meetings/{id}/notes/mine';
+  '/ui/meetings/{id}/notes/{note_id}': '/v1/meetings/{id}/notes/{note_id}';
+  '/ui/meetings/{id}/segments/{segment_id}': '/v1/meetings/{id}/segments/{segment_id}';
   '/ui/meetings/{id}/speakers': '/v1/meetings/{id}/speakers';
   '/ui/meetings/{id}/transcript': '/v1/meetings/{id}/transcript';
   '/ui/meetings/{id}/transcribe': '/v1/meetings/{id}/transcribe';

@@ -118,10 +118,12 @@ export const NOTE_KINDS: Record<string, string> = {
   custom: 'Custom',
 };
 export function noteKindLabel(kind: string): string {
+  if (kind === 'mine') return 'My notes';
   return NOTE_KINDS[kind] ?? kind;
 }
 
 const WRITTEN_BY: Record<string, string> = {
+  person: 'Written by you',
   embedded: 'Written on this computer by the notes model',
   builtin: 'Written by the built-in engine (no language model: topics, decisions and tasks taken from the transcript)',
   local: 'Written by your local model server',

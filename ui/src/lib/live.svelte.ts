@@ -18,6 +18,9 @@ class Now {
 }
 export const now = new Now();
 
+/** The line still being spoken on a channel (`segment.partial`): not saved, so no id. */
+export type PartialLine = Omit<Segment, 'id' | 'edited'>;
+
 export interface LiveLine extends Segment {
   key: number;
 }
@@ -56,7 +59,7 @@ class Recording {
   warnings = $state<{ mic: string | null; sys: string | null }>({ mic: null, sys: null });
   lines = $state<LiveLine[]>([]);
   /** The line being spoken on each channel (segment.partial), until its segment.new. */
-  partials = $state<{ mic: Segment | null; sys: Segment | null }>({ mic: null, sys: null });
+  partials = $state<{ mic: PartialLine | null; sys: PartialLine | null }>({ mic: null, sys: null });
   lastMeetingId = $state<string | null>(null);
   /** Why the last recording stopped (`recording.stopped`'s reason), while `lastMeetingId` is shown. */
   lastStopReason = $state<StopReason | null>(null);
@@ -107,7 +110,9 @@ class Recording {
       this.title = meeting.title;
       if (transcript) {
         const existing = this.lines;
-        this.lines = transcript.segments.map((s) => ({ ...s, key: this.nextKey++ }));
+        // A line corrected here while the transcript loaded keeps the correction.
+        const fixed = new Map(existing.filter((l) => l.edited).map((l) => [l.id, l]));
+        this.lines = transcript.segments.map((s) => ({ ...(fixed.get(s.id) ?? s), key: this.nextKey++ }));
         // keep lines that arrived while loading
         const last = this.lines.at(-1)?.start_ms ?? -1;
         for (const line of existing) if (line.start_ms > last) this.lines.push(line);
@@ -209,7 +214,11 @@ class Recording {
       if (data.meeting_id !== this.meetingId) return;
       const channel = data.channel === 'mic' ? 'mic' : 'sys';
       if (this.partials[channel]) this.partials = { ...this.partials, [channel]: null };
+      // A line already shown keeps what is there (a correction made meanwhile).
+      if (data.id && this.lines.some((line) => line.id === data.id)) return;
       this.lines.push({
+        id: data.id ?? `live-${data.channel}-${data.start_ms}`,
+        edited: false,
         speaker: data.speaker,
         channel: data.channel,
         start_ms: data.start_ms,
@@ -224,6 +233,12 @@ class Recording {
   }
 }
 export const recording = new Recording();
+
+/** A live line as the service now has it (a correction), in place. */
+export function replaceLiveLine(line: Segment): void {
+  const index = recording.lines.findIndex((l) => l.id === line.id);
+  if (index >= 0) recording.lines[index] = { ...line, key: recording.lines[index].key };
+}
 
 /** The last `notes.progress` of a meeting; `percent` only while the notes model inside writes. */
 export interface NotesProgress {

@@ -157,6 +157,7 @@ pub fn context() -> Context {
         user_name: "Ada".into(),
         attendees: vec!["Bob".into(), "carol@example.com".into()],
         title: "Budget review".into(),
+        ..Context::default()
     }
 }
 

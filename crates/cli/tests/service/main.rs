@@ -12,6 +12,7 @@ mod calls;
 mod capture;
 mod cli;
 mod concurrency;
+mod corrections;
 mod disk_full;
 mod embedded_notes;
 mod errors;

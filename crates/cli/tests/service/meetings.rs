@@ -163,7 +163,7 @@ async fn transcripts_in_every_format() {
     assert_eq!(json.body["meeting_id"], ids[0].as_str());
     assert_eq!(
         json.body["segments"][1],
-        json!({"speaker": "Them", "channel": "sys", "start_ms": 5000, "end_ms": 9000, "text": "Hi, I will send the budget by Friday."})
+        json!({"id": json.body["segments"][1]["id"], "speaker": "Them", "channel": "sys", "start_ms": 5000, "end_ms": 9000, "text": "Hi, I will send the budget by Friday.", "edited": false})
     );
     assert_eq!(json.body["segments"][0]["speaker"], "Me");
     let expectations = [
@@ -202,7 +202,7 @@ async fn action_items_can_be_ticked() {
     assert_eq!(done.status, 200, "{}", done.text);
     assert_eq!(
         done.body,
-        json!({"id": item, "text": "Send the budget", "owner": "Them", "done": true})
+        json!({"id": item, "text": "Send the budget", "owner": "Them", "done": true, "due": null})
     );
     call(Method::PATCH, &url, Some(&service.api_token), Some(&json!({"done": "yes"})))
         .await

@@ -1,4 +1,4 @@
-//! The Agent Cards. They list the ten skills of the catalogue.
+//! The Agent Cards. They list the twelve skills of the catalogue.
 //!
 //! - [`card`]: the v0.3 card (`authentication`, `protocolVersion`,
 //!   `securitySchemes` as `{type: "http", scheme: "bearer"}`, `security`,
@@ -54,8 +54,8 @@ pub fn respond(card: &Value, request: &HeaderMap) -> Response {
 const DESCRIPTION: &str = "Answers questions about the meetings recorded on this machine: \
     lists and searches meetings, answers questions from what was said (citing the lines), reads \
     transcripts, notes and action items, and (with Recorder \
-    Pro and the person's permission) starts and stops recordings, adds markers and regenerates \
-    notes. Send free text (a keyword router picks the skill) or a data part \
+    Pro and the person's permission) starts and stops recordings, adds markers, adds and updates \
+    action items (owner, due date, done) and regenerates notes. Send free text (a keyword router picks the skill) or a data part \
     {\"skill\": <id>, \"args\": {...}}. Everything stays on this machine.";
 
 const TOKEN_HELP: &str = "Authorization: Bearer <api_token>, where the token is the contents \

@@ -328,7 +328,8 @@ async fn card_on_both_paths_without_a_token() {
     assert_eq!(card["supportsAuthenticatedExtendedCard"], false);
     assert_eq!(card["provider"], json!({ "organization": "recorder", "url": URL }));
     let skills = card["skills"].as_array().expect("an array");
-    assert_eq!(skills.len(), 10);
+    assert_eq!(skills.len(), 12);
+    assert!(skills.iter().any(|skill| skill["id"] == "update_action_item"));
     assert!(skills.iter().any(|skill| skill["id"] == "ask"), "the contract's `ask` skill");
     for (skill, entry) in skills.iter().zip(catalogue::entries()) {
         assert_eq!(skill["id"], entry.name());
@@ -1097,7 +1098,9 @@ proptest::proptest! {
             "summary", "meeting", "meetings", "last", "week", "yesterday", "today", "month",
             "action", "items", "open", "done", "search", "for", "transcript", "of", "\"", "'",
             "019a-ffff", "latest", "called", "titled", "\n", " ", "3", "99999999999", "😀",
-            "what", "when", "ask", "?",
+            "what", "when", "ask", "?", "add", "to-do", "task", ":", "due", "2026-12-24",
+            "2026-02-30", "tomorrow", "Alice", "assign", "to", "reopen", "rename",
+            "0194f2d3-5e6a-7b8c-9d0e-1f2a3b4c5d6e", "no", "by",
         ]), 1..10).prop_map(|words: Vec<&str>| words.join(" ")),
     ]) {
         proptest::prop_assume!(!text.trim().is_empty());

@@ -1,12 +1,15 @@
 //! The MCP server (official Rust SDK, `rmcp`), over stdio or Streamable HTTP:
 //!
-//! - the ten tools of the catalogue, each with an `outputSchema`. A successful
+//! - the twelve tools of the catalogue, each with an `outputSchema`. A successful
 //!   call answers with the text for a person plus `structuredContent`; a refusal
 //!   (plan, policy, setting, state) or any other failure is a tool error
 //!   (`isError: true`) whose text says why and whose `structuredContent` is
 //!   `{ error: { code, gate?, message } }`; a tool that does not exist is a
 //!   protocol error (-32602). A call with a `progressToken` gets
-//!   `notifications/progress` while `regenerate_notes` waits for the notes;
+//!   `notifications/progress` while `regenerate_notes` waits for the notes. A
+//!   call is made for the MCP client by its name (`clientInfo.name`, from the
+//!   request's `_meta` or the session's `initialize`): the service's history
+//!   names what it changed `agent:<name>` (`X-Recorder-Agent`);
 //! - resources (`resources.rs`), with `resources/subscribe` updates driven by
 //!   the service's events;
 //! - prompts (`prompts.rs`);
@@ -55,8 +58,9 @@ use crate::skills::{Progress, Skill, SkillCall, SkillError, SkillRunner};
 const INSTRUCTIONS: &str = "Meetings recorded and transcribed on this machine by recorder. \
     Find meetings with list_meetings (by date or words) or search_meetings (exact moments), then \
     read one with get_meeting or get_transcript. ask_meetings answers a question from what was \
-    said, citing the lines it comes from. get_action_items gives who does what. \
-    Recording and regenerating notes need Recorder Pro and the person's consent; refusals say why. \
+    said, citing the lines it comes from. get_action_items gives who does what; add_action_item \
+    and update_action_item add one or change it (owner, due date, done). Recording, regenerating \
+    notes and changing action items need Recorder Pro and the person's consent; refusals say why. \
     The same meetings are resources (recorder://meetings, recorder://meetings/{id}, \
     …/{id}/transcript, …/{id}/notes), and the prompts summarise_my_week, prepare_for_meeting and \
     open_action_items put the tools to work.";
@@ -104,10 +108,22 @@ impl RecorderMcp {
         arguments: Option<JsonObject>,
         progress: Progress,
     ) -> CallToolResult {
+        self.call_as(name, arguments, progress, None).await
+    }
+
+    /// Answers one tool call made by the MCP client named `agent`.
+    pub async fn call_as(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        progress: Progress,
+        agent: Option<String>,
+    ) -> CallToolResult {
         let args = arguments.map(Value::Object).unwrap_or_else(|| json!({}));
         let call = Skill::from_tool_name(name)
             .ok_or_else(|| SkillError::InvalidArguments(format!("Unknown tool: {name}")))
-            .and_then(|skill| SkillCall::new(skill, args));
+            .and_then(|skill| SkillCall::new(skill, args))
+            .map(|call| call.for_agent(agent));
         let outcome = match call {
             Ok(call) => self.runner.run(call, progress).await,
             Err(error) => Err(error),
@@ -135,6 +151,16 @@ fn tool_error(error: &SkillError) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
     result.structured_content = Some(error.to_json());
     result
+}
+
+/// The MCP client's own name: `clientInfo` of the request's `_meta` (MCP
+/// 2026-07-28), else of the session's `initialize` (stdio and HTTP sessions).
+fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    let name = match context.meta.client_info() {
+        Some(info) => info.name,
+        None => context.peer.peer_info()?.client_info.name.clone(),
+    };
+    (!name.trim().is_empty()).then_some(name)
 }
 
 /// The tool list: name, title, description, input schema and hints.
@@ -268,7 +294,8 @@ impl ServerHandler for RecorderMcp {
             tracing::info!(tool = %request.name, "tools/call of an unknown tool");
             return Err(unknown_tool(&request.name));
         }
-        tracing::info!(tool = %request.name, "tools/call");
+        let agent = client_name(&context);
+        tracing::info!(tool = %request.name, agent = agent.as_deref().unwrap_or("-"), "tools/call");
         let progress = match context.meta.get_progress_token() {
             Some(token) => progress_to(context.peer.clone(), token),
             None => Progress::none(),
@@ -276,7 +303,9 @@ impl ServerHandler for RecorderMcp {
         // A client's `notifications/cancelled` drops the call (a regeneration
         // then cancels the service's notes run too).
         tokio::select! {
-            result = self.call(&request.name, request.arguments, progress) => Ok(result.into()),
+            result = self.call_as(&request.name, request.arguments, progress, agent) => {
+                Ok(result.into())
+            }
             () = context.ct.cancelled() => {
                 tracing::info!(tool = %request.name, "tools/call canceled by the client");
                 Err(ErrorData::internal_error("the client canceled the call", None))
@@ -674,18 +703,84 @@ mod tests {
     }
 
     #[test]
-    fn ten_tools_with_object_schemas_and_descriptions() {
+    fn twelve_tools_with_object_schemas_and_descriptions() {
         let tools = tools();
-        assert_eq!(tools.len(), 10);
+        assert_eq!(tools.len(), 12);
         for tool in &tools {
             assert_eq!(tool.input_schema.get("type"), Some(&json!("object")), "{}", tool.name);
             assert!(tool.description.as_ref().is_some_and(|d| d.len() > 60), "{}", tool.name);
         }
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         assert!(names.contains(&"get_action_items") && names.contains(&"add_marker"));
+        assert!(names.contains(&"add_action_item") && names.contains(&"update_action_item"));
+        let update = tools.iter().find(|t| t.name == "update_action_item").expect("listed");
+        assert_eq!(update.input_schema["required"], json!(["meeting_id", "item_id"]));
+        assert_eq!(update.input_schema["properties"]["due"]["type"], json!(["string", "null"]));
+        assert_eq!(update.annotations.as_ref().and_then(|a| a.read_only_hint), Some(false));
         // The contract names the tool `ask_meetings` (the A2A skill is `ask`).
         assert!(names.contains(&"ask_meetings") && !names.contains(&"ask"));
         assert!(Skill::from_tool_name("ask").is_none());
+    }
+
+    /// Remembers the agent each call was made for.
+    #[derive(Default)]
+    struct Agents(Mutex<Vec<Option<String>>>);
+
+    impl SkillRunner for Agents {
+        fn run(
+            &self,
+            call: SkillCall,
+            _progress: Progress,
+        ) -> Pin<Box<dyn Future<Output = SkillResult> + Send + '_>> {
+            self.0.lock().unwrap_or_else(PoisonError::into_inner).push(call.agent.clone());
+            Box::pin(async move {
+                Ok(Answer {
+                    skill: call.skill,
+                    text: "done".into(),
+                    result: json!({}),
+                    used: Used::default(),
+                })
+            })
+        }
+    }
+
+    /// A tool call is made for the client that `initialize` named, or the one
+    /// its own `_meta` names.
+    #[tokio::test]
+    async fn calls_are_made_for_the_client_by_its_name() {
+        use tower::ServiceExt as _;
+        let runner = Arc::new(Agents::default());
+        let app = http_app(runner.clone(), Token::new("t"), CancellationToken::new());
+        let post = |session: Option<String>, message: Value| {
+            let app = app.clone();
+            async move {
+                let request = Client::request(Method::POST, session.as_deref())
+                    .body(axum::body::Body::from(message.to_string()))
+                    .expect("request");
+                app.oneshot(request).await.expect("response")
+            }
+        };
+        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": { "name": "Claude Desktop", "version": "1" } } });
+        let response = post(None, init).await;
+        let session = response.headers()["mcp-session-id"].to_str().expect("id").to_string();
+        sse_until(response.into_body(), 1).await;
+        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        post(Some(session.clone()), initialized).await;
+        let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": { "name": "list_meetings", "arguments": {} } });
+        sse_until(post(Some(session.clone()), call).await.into_body(), 2).await;
+        let call = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": { "name": "list_meetings", "arguments": {}, "_meta": {
+                "io.modelcontextprotocol/clientInfo": { "name": "cursor", "version": "2" } } } });
+        sse_until(post(Some(session), call).await.into_body(), 3).await;
+        let agents = runner.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        assert_eq!(agents, [Some("Claude Desktop".to_string()), Some("cursor".to_string())]);
+        // Without a session (a direct call), no name.
+        let server = RecorderMcp::new(runner.clone());
+        server.call("list_meetings", None, Progress::none()).await;
+        assert_eq!(runner.0.lock().unwrap_or_else(PoisonError::into_inner).last(), Some(&None));
     }
 
     #[tokio::test]

@@ -55,6 +55,7 @@ pub async fn items(client: &Client, args: GetActionItems) -> SkillResult {
                 "text": item.text,
                 "owner": item.owner,
                 "done": item.done,
+                "due": item.due,
             }));
         }
     }

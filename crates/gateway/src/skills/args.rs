@@ -65,6 +65,51 @@ pub struct GetActionItems {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct AddActionItem {
+    pub meeting_id: String,
+    pub text: String,
+    pub owner: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub due: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateActionItem {
+    pub meeting_id: String,
+    pub item_id: String,
+    pub text: Option<String>,
+    pub owner: Option<String>,
+    /// `YYYY-MM-DD`; see [`UpdateActionItem::due_change`] for `null`.
+    pub due: Option<String>,
+    pub done: Option<bool>,
+    /// `due` was given as `null`: the due date is to be cleared (for this
+    /// argument only, null is not "not given").
+    #[serde(skip)]
+    pub clear_due: bool,
+}
+
+impl UpdateActionItem {
+    /// The change of the due date: `Some(Some(day))` sets it, `Some(None)`
+    /// clears it, `None` leaves it.
+    pub fn due_change(&self) -> Option<Option<String>> {
+        match (&self.due, self.clear_due) {
+            (Some(day), _) => Some(Some(day.trim().to_string())),
+            (None, true) => Some(None),
+            (None, false) => None,
+        }
+    }
+
+    fn changes_something(&self) -> bool {
+        self.text.is_some()
+            || self.owner.is_some()
+            || self.due_change().is_some()
+            || self.done.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RegenerateNotes {
     pub meeting_id: String,
     pub kind: Option<String>,
@@ -97,6 +142,8 @@ pub enum Args {
     SearchMeetings(SearchMeetings),
     Ask(Ask),
     GetActionItems(GetActionItems),
+    AddActionItem(AddActionItem),
+    UpdateActionItem(UpdateActionItem),
     RegenerateNotes(RegenerateNotes),
     StartRecording(StartRecording),
     StopRecording,
@@ -107,6 +154,10 @@ pub const FORMATS: [&str; 5] = ["md", "txt", "srt", "vtt", "json"];
 pub const KINDS: [&str; 5] = ["summary", "action_items", "decisions", "key_points", "custom"];
 /// The longest question the service answers, in characters.
 pub const MAX_QUESTION: usize = 2_000;
+/// The longest action item the service keeps, in characters (after trimming).
+pub const MAX_ITEM_TEXT: usize = 1_000;
+/// The longest owner of an action item, in characters (after trimming).
+pub const MAX_OWNER: usize = 200;
 
 /// Checks `args` (a JSON object) for `skill`.
 pub fn parse_args(skill: Skill, args: &Value) -> Result<Args, SkillError> {
@@ -120,6 +171,12 @@ pub fn parse_args(skill: Skill, args: &Value) -> Result<Args, SkillError> {
         Skill::SearchMeetings => Args::SearchMeetings(decode(skill, args)?),
         Skill::Ask => Args::Ask(decode(skill, args)?),
         Skill::GetActionItems => Args::GetActionItems(decode(skill, args)?),
+        Skill::AddActionItem => Args::AddActionItem(decode(skill, args)?),
+        Skill::UpdateActionItem => {
+            let mut update: UpdateActionItem = decode(skill, args)?;
+            update.clear_due = args.get("due").is_some_and(Value::is_null);
+            Args::UpdateActionItem(update)
+        }
         Skill::RegenerateNotes => Args::RegenerateNotes(decode(skill, args)?),
         Skill::StartRecording => Args::StartRecording(decode(skill, args)?),
         Skill::StopRecording => {
@@ -157,6 +214,23 @@ fn check(skill: Skill, args: &Args) -> Result<(), SkillError> {
             .or_else(|| too_long("question", &a.question, MAX_QUESTION))
             .or_else(|| blank("meeting_id", a.meeting_id.as_deref())),
         Args::GetActionItems(a) => blank("meeting_id", a.meeting_id.as_deref()),
+        Args::AddActionItem(a) => blank("meeting_id", Some(&a.meeting_id))
+            .or_else(|| blank("text", Some(&a.text)))
+            .or_else(|| too_long("text", &a.text, MAX_ITEM_TEXT))
+            .or_else(|| blank("owner", a.owner.as_deref()))
+            .or_else(|| a.owner.as_deref().and_then(|o| too_long("owner", o, MAX_OWNER)))
+            .or_else(|| day("due", a.due.as_deref(), "")),
+        Args::UpdateActionItem(a) => blank("meeting_id", Some(&a.meeting_id))
+            .or_else(|| blank("item_id", Some(&a.item_id)))
+            .or_else(|| blank("text", a.text.as_deref()))
+            .or_else(|| a.text.as_deref().and_then(|t| too_long("text", t, MAX_ITEM_TEXT)))
+            .or_else(|| blank("owner", a.owner.as_deref()))
+            .or_else(|| a.owner.as_deref().and_then(|o| too_long("owner", o, MAX_OWNER)))
+            .or_else(|| day("due", a.due.as_deref(), ", or null to clear it"))
+            .or_else(|| {
+                (!a.changes_something())
+                    .then(|| "give at least one of `text`, `owner`, `due`, `done`".to_string())
+            }),
         Args::RegenerateNotes(a) => blank("meeting_id", Some(&a.meeting_id))
             .or_else(|| one_of("kind", a.kind.as_deref(), &KINDS))
             .or_else(|| blank("template_id", a.template_id.as_deref()))
@@ -193,6 +267,19 @@ fn blank(name: &str, value: Option<&str>) -> Option<String> {
 fn too_long(name: &str, value: &str, most: usize) -> Option<String> {
     (value.trim().chars().count() > most)
         .then(|| format!("`{name}` must be at most {most} characters"))
+}
+
+/// A calendar day written `YYYY-MM-DD` (as the service keeps due dates).
+fn is_day(value: &str) -> bool {
+    let value = value.trim();
+    value.len() == 10 && chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
+}
+
+fn day(name: &str, value: Option<&str>, or: &str) -> Option<String> {
+    let value = value?;
+    (!is_day(value)).then(|| {
+        format!("`{name}` must be a date written YYYY-MM-DD (2026-12-24){or}, not `{value}`")
+    })
 }
 
 fn one_of(name: &str, value: Option<&str>, allowed: &[&str]) -> Option<String> {
@@ -233,6 +320,52 @@ mod tests {
             &json!({"meeting_id": "x", "kind": "custom", "template_id": "standup"})
         )
         .is_ok());
+        assert!(parse_args(
+            Skill::AddActionItem,
+            &json!({"meeting_id": "latest", "text": "Send the budget", "owner": "Alice",
+                "due": "2026-12-24"})
+        )
+        .is_ok());
+        assert!(parse_args(
+            Skill::AddActionItem,
+            &json!({"meeting_id": "x", "text": "Send it", "owner": null, "due": null})
+        )
+        .is_ok());
+        assert!(parse_args(
+            Skill::UpdateActionItem,
+            &json!({"meeting_id": "x", "item_id": "y", "done": true, "text": null})
+        )
+        .is_ok());
+    }
+
+    fn update(args: Value) -> UpdateActionItem {
+        match parse_args(Skill::UpdateActionItem, &args).expect("valid") {
+            Args::UpdateActionItem(update) => update,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_null_due_date_clears_it_and_counts_as_a_change() {
+        let base = json!({"meeting_id": "m", "item_id": "i"});
+        let with = |extra: Value| {
+            let mut args = base.clone();
+            args.as_object_mut().expect("object").extend(extra.as_object().expect("o").clone());
+            args
+        };
+        assert_eq!(update(with(json!({"due": null}))).due_change(), Some(None));
+        assert_eq!(
+            update(with(json!({"due": " 2026-12-24"}))).due_change(),
+            Some(Some("2026-12-24".into()))
+        );
+        assert_eq!(update(with(json!({"done": false}))).due_change(), None);
+        assert!(error(Skill::UpdateActionItem, base.clone()).contains("at least one"));
+        // Other nulls still mean "not given".
+        assert!(
+            error(Skill::UpdateActionItem, with(json!({"owner": null}))).contains("at least one")
+        );
+        assert!(error(Skill::UpdateActionItem, with(json!({"clear_due": true})))
+            .contains("unknown field `clear_due`"));
     }
 
     #[test]
@@ -254,5 +387,31 @@ mod tests {
         assert!(error(Skill::Ask, json!({"question": "?".repeat(2_001)})).contains("at most 2000"));
         assert!(error(Skill::Ask, json!({"question": "why?", "query": "x"}))
             .contains("unknown field `query`"));
+        let add = |extra: Value| {
+            let mut args = json!({"meeting_id": "m", "text": "Send the budget"});
+            args.as_object_mut().expect("object").extend(extra.as_object().expect("o").clone());
+            error(Skill::AddActionItem, args)
+        };
+        assert!(add(json!({"text": "  "})).contains("`text` must not be empty"));
+        assert!(add(json!({"text": "x".repeat(1_001)})).contains("at most 1000"));
+        assert!(add(json!({"owner": ""})).contains("`owner` must not be empty"));
+        assert!(add(json!({"owner": "o".repeat(201)})).contains("at most 200"));
+        for wrong in ["2026-02-30", "24.12.2026", "tomorrow", "2026-1-5", "2026-12-24T10:00"] {
+            assert!(add(json!({"due": wrong})).contains("YYYY-MM-DD"), "{wrong}");
+        }
+        assert!(add(json!({"assignee": "Bob"})).contains("unknown field `assignee`"));
+        assert!(error(Skill::AddActionItem, json!({"meeting_id": "m"})).contains("`text`"));
+        assert!(error(Skill::UpdateActionItem, json!({"meeting_id": "m", "done": true}))
+            .contains("`item_id`"));
+        assert!(error(
+            Skill::UpdateActionItem,
+            json!({"meeting_id": "m", "item_id": "i", "due": "next week"})
+        )
+        .contains("or null to clear it"));
+        assert!(error(
+            Skill::UpdateActionItem,
+            json!({"meeting_id": "m", "item_id": "i", "done": "yes"})
+        )
+        .contains("update_action_item"));
     }
 }

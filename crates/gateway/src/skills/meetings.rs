@@ -6,7 +6,7 @@ use recorder_client::Client;
 use serde_json::{json, Value};
 
 use super::args::{GetMeeting, GetTranscript, ListMeetings, SearchMeetings};
-use super::text::{clock, date_time, duration, moment_ms, quoted, snippet, window};
+use super::text::{clock, date_time, day, duration, moment_ms, quoted, snippet, window};
 use super::{Answer, Skill, SkillError, SkillResult, Timestamp, Used};
 
 /// Transcripts longer than this come in parts.
@@ -208,10 +208,11 @@ pub fn note_heading(kind: &str) -> &str {
     }
 }
 
-/// `- [ ] Send the budget — Alice`
+/// `- [ ] Send the budget — Alice`, and `· due Thu 24 Dec 2026` when it has a due date.
 pub fn item_line(item: &api::ActionItem) -> String {
     let owner = if item.owner.trim().is_empty() { "no owner" } else { item.owner.trim() };
-    format!("- [{}] {} — {owner}", if item.done { "x" } else { " " }, item.text)
+    let due = item.due.as_deref().map(|due| format!(" · due {}", day(due))).unwrap_or_default();
+    format!("- [{}] {} — {owner}{due}", if item.done { "x" } else { " " }, item.text)
 }
 
 pub async fn transcript(client: &Client, args: GetTranscript) -> SkillResult {

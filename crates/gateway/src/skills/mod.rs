@@ -1,11 +1,12 @@
-//! The ten skills (MCP tools and A2A skills share them): what each one asks the
-//! local API, and the answer it gives back, written for a person, with the
+//! The twelve skills (MCP tools and A2A skills share them): what each one asks
+//! the local API, and the answer it gives back, written for a person, with the
 //! meetings and moments it used.
 
 mod actions;
 mod args;
 mod ask;
 mod changes;
+mod items;
 mod meetings;
 mod progress;
 mod recording;
@@ -30,6 +31,8 @@ pub enum Skill {
     SearchMeetings,
     Ask,
     GetActionItems,
+    AddActionItem,
+    UpdateActionItem,
     RegenerateNotes,
     StartRecording,
     StopRecording,
@@ -37,13 +40,15 @@ pub enum Skill {
 }
 
 impl Skill {
-    pub const ALL: [Skill; 10] = [
+    pub const ALL: [Skill; 12] = [
         Skill::ListMeetings,
         Skill::GetMeeting,
         Skill::GetTranscript,
         Skill::SearchMeetings,
         Skill::Ask,
         Skill::GetActionItems,
+        Skill::AddActionItem,
+        Skill::UpdateActionItem,
         Skill::RegenerateNotes,
         Skill::StartRecording,
         Skill::StopRecording,
@@ -59,6 +64,8 @@ impl Skill {
             Skill::SearchMeetings => "search_meetings",
             Skill::Ask => "ask",
             Skill::GetActionItems => "get_action_items",
+            Skill::AddActionItem => "add_action_item",
+            Skill::UpdateActionItem => "update_action_item",
             Skill::RegenerateNotes => "regenerate_notes",
             Skill::StartRecording => "start_recording",
             Skill::StopRecording => "stop_recording",
@@ -91,6 +98,10 @@ impl Skill {
 pub struct SkillCall {
     pub skill: Skill,
     pub args: Value,
+    /// The agent's own client name (an MCP host's `clientInfo.name`), sent to
+    /// the service as `X-Recorder-Agent` so that its history names the
+    /// changes `agent:<name>`; `None`: the service writes `agent:gateway`.
+    pub agent: Option<String>,
 }
 
 impl SkillCall {
@@ -98,7 +109,13 @@ impl SkillCall {
     pub fn new(skill: Skill, args: Value) -> Result<SkillCall, SkillError> {
         let args = if args.is_null() { json!({}) } else { args };
         parse_args(skill, &args)?;
-        Ok(SkillCall { skill, args })
+        Ok(SkillCall { skill, args, agent: None })
+    }
+
+    /// The same call, made for the agent named `agent` (when it has a name).
+    pub fn for_agent(mut self, agent: Option<String>) -> SkillCall {
+        self.agent = agent.filter(|name| !name.trim().is_empty());
+        self
     }
 
     /// A call named by a string, as agents send it.
@@ -318,7 +335,8 @@ pub type Changes = tokio::sync::mpsc::Receiver<String>;
 
 pub type SkillResult = Result<Answer, SkillError>;
 
-/// The skills, over the local API with `X-Recorder-Client: gateway`.
+/// The skills, over the local API with `X-Recorder-Client: gateway` (and
+/// `X-Recorder-Agent` when the call names its agent).
 #[derive(Clone)]
 pub struct Skills {
     client: Client,
@@ -332,7 +350,8 @@ impl Skills {
 
     pub async fn call(&self, call: SkillCall, progress: Progress) -> SkillResult {
         let args = parse_args(call.skill, &call.args)?;
-        let client = &self.client;
+        let for_agent = call.agent.as_deref().map(|name| self.client.clone().with_agent(name));
+        let client = for_agent.as_ref().unwrap_or(&self.client);
         match args {
             args::Args::ListMeetings(args) => meetings::list(client, args).await,
             args::Args::GetMeeting(args) => meetings::get(client, args).await,
@@ -340,6 +359,8 @@ impl Skills {
             args::Args::SearchMeetings(args) => meetings::search(client, args).await,
             args::Args::Ask(args) => ask::ask(client, args).await,
             args::Args::GetActionItems(args) => actions::items(client, args).await,
+            args::Args::AddActionItem(args) => items::add(client, args).await,
+            args::Args::UpdateActionItem(args) => items::update(client, args).await,
             args::Args::RegenerateNotes(args) => actions::regenerate(client, args, &progress).await,
             args::Args::StartRecording(args) => recording::start(client, args).await,
             args::Args::StopRecording => recording::stop(client).await,

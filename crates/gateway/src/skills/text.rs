@@ -14,6 +14,14 @@ pub fn date_time(ms: i64) -> String {
     }
 }
 
+/// `Thu 24 Dec 2026` for a day written `2026-12-24` (other text as it is).
+pub fn day(iso: &str) -> String {
+    match NaiveDate::parse_from_str(iso.trim(), "%Y-%m-%d") {
+        Ok(date) => date.format("%a %-d %b %Y").to_string(),
+        Err(_) => iso.to_string(),
+    }
+}
+
 /// `45 s`, `32 min`, `1 h 05 min`.
 pub fn duration(ms: i64) -> String {
     let seconds = ms.max(0) / 1000;
@@ -102,6 +110,12 @@ mod tests {
         assert_eq!(duration(45_000), "45 s");
         assert_eq!(duration(32 * 60_000), "32 min");
         assert_eq!(duration(65 * 60_000), "1 h 05 min");
+    }
+
+    #[test]
+    fn days_read_naturally() {
+        assert_eq!(day("2026-12-24"), "Thu 24 Dec 2026");
+        assert_eq!(day("soon"), "soon");
     }
 
     #[test]

@@ -99,14 +99,16 @@ impl EventBus {
     }
 }
 
-/// `segment.new` for a segment just saved.
+/// `segment.new` for a segment just saved as line `id`.
 pub fn segment_new(
     meeting_id: &MeetingId,
     speaker: &str,
     segment: &recorder_store::NewSegment,
+    id: Option<i64>,
 ) -> Event {
     Event::SegmentNew(recorder_api_types::LiveSegment {
         meeting_id: meeting_id.to_owned(),
+        id: id.map(|id| id.to_string()),
         speaker: speaker.to_owned(),
         channel: segment.channel,
         start_ms: segment.start_ms,

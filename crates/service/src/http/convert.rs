@@ -41,18 +41,28 @@ pub fn meeting_with_parts(
 
 pub fn note(record: NoteRecord) -> api::Note {
     // A kind this version does not know (none is written) reads as custom.
-    let kind = NoteKind::parse(&record.kind).unwrap_or(NoteKind::Custom);
+    let kind = match record.kind.as_str() {
+        "mine" => NoteKind::Mine,
+        other => NoteKind::parse(other).unwrap_or(NoteKind::Custom),
+    };
     api::Note {
         id: record.id,
         kind,
         content_md: record.content_md,
         written_by: record.written_by,
         fallback: record.fallback,
+        line_moments: record.line_moments,
     }
 }
 
 pub fn action_item(record: ActionItemRecord) -> api::ActionItem {
-    api::ActionItem { id: record.id, text: record.text, owner: record.owner, done: record.done }
+    api::ActionItem {
+        id: record.id,
+        text: record.text,
+        owner: record.owner,
+        done: record.done,
+        due: record.due,
+    }
 }
 
 pub fn marker(record: MarkerRecord) -> api::Marker {
@@ -61,11 +71,13 @@ pub fn marker(record: MarkerRecord) -> api::Marker {
 
 pub fn segment(record: SegmentRecord, user_name: &str) -> api::Segment {
     api::Segment {
+        id: record.id.to_string(),
         speaker: record.speaker_name(user_name),
         channel: record.channel,
         start_ms: record.start_ms,
         end_ms: record.end_ms,
         text: record.text,
+        edited: record.edited,
     }
 }
 

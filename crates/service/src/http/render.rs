@@ -151,6 +151,8 @@ mod tests {
     fn segments() -> Vec<Segment> {
         vec![
             Segment {
+                id: "1".into(),
+                edited: false,
                 speaker: "Me".into(),
                 channel: recorder_domain::Channel::Mic,
                 start_ms: 1_500,
@@ -158,6 +160,8 @@ mod tests {
                 text: "Hello  there".into(),
             },
             Segment {
+                id: "2".into(),
+                edited: true,
                 speaker: "Them".into(),
                 channel: recorder_domain::Channel::Sys,
                 start_ms: 3_723_004,

@@ -20,9 +20,10 @@ use crate::access::guard::{auth, gates, host, Requirement};
 use crate::base::error::ApiError;
 use crate::http::assets;
 use crate::http::handlers::{
-    ai, ask, audio, diagnostics, events, export, identity, import, imports, ledger, license,
-    meetings, models, notes, notes_models, pairing, policy, prompts, recording, search, sessions,
-    settings, speakers, system, templates, transcribe, transcript,
+    action_items, ai, ask, audio, corrections, diagnostics, events, export, history, identity,
+    import, imports, ledger, license, meetings, models, notes, notes_models, pairing, policy,
+    prompts, recording, search, sessions, settings, speakers, system, templates, transcribe,
+    transcript,
 };
 use crate::state::AppState;
 
@@ -84,7 +85,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(meetings::list_meetings))
         .routes(routes!(meetings::get_meeting, meetings::patch_meeting, meetings::delete_meeting))
         .routes(routes!(transcript::get_transcript))
-        .routes(routes!(meetings::patch_action_item))
+        .routes(routes!(history::history))
         .routes(routes!(speakers::get_speakers, speakers::patch_speakers))
         .routes(routes!(search::search))
         .routes(routes!(search::search_meetings))
@@ -108,7 +109,13 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .routes(routes!(recording::stop))
                 .routes(routes!(recording::marker))
                 .routes(routes!(recording::mute))
-                .routes(routes!(transcribe::transcribe_again)),
+                .routes(routes!(transcribe::transcribe_again))
+                .routes(routes!(corrections::patch_segment))
+                .routes(routes!(corrections::patch_note))
+                .routes(routes!(corrections::put_my_notes))
+                .routes(routes!(action_items::add_action_item))
+                .routes(routes!(action_items::patch_action_item, action_items::delete_action_item))
+                .routes(routes!(history::undo)),
             Requirement::PRO_FOR_AGENTS,
         ))
         .merge(gated(OpenApiRouter::new().routes(routes!(import::import)), Requirement::IMPORT))
@@ -168,7 +175,16 @@ fn person_routes(state: &AppState) -> Router<AppState> {
                 .delete(meetings::delete_meeting),
         )
         .route("/ui/meetings/{id}/transcript", get(transcript::get_transcript))
-        .route("/ui/meetings/{id}/action_items/{item_id}", patch(meetings::patch_action_item))
+        .route("/ui/meetings/{id}/action_items", post(action_items::add_action_item))
+        .route(
+            "/ui/meetings/{id}/action_items/{item_id}",
+            patch(action_items::patch_action_item).delete(action_items::delete_action_item),
+        )
+        .route("/ui/meetings/{id}/segments/{segment_id}", patch(corrections::patch_segment))
+        .route("/ui/meetings/{id}/notes/mine", put(corrections::put_my_notes))
+        .route("/ui/meetings/{id}/notes/{note_id}", patch(corrections::patch_note))
+        .route("/ui/meetings/{id}/history", get(history::history))
+        .route("/ui/meetings/{id}/history/{change_id}/undo", post(history::undo))
         .route(
             "/ui/meetings/{id}/speakers",
             get(speakers::get_speakers).patch(speakers::patch_speakers),

@@ -180,6 +180,8 @@ mod tests {
     #[test]
     fn the_main_speaker_says_the_most_words() {
         let line = |speaker: Option<&str>, text: &str| SegmentRecord {
+            id: 0,
+            edited: false,
             channel: recorder_domain::Channel::Sys,
             start_ms: 0,
             end_ms: 1,

@@ -45,6 +45,8 @@ pub fn lines_with_most_words(
             }
             let key = (hit.meeting_id.to_string(), start_ms);
             let line = SegmentRecord {
+                id: 0,
+                edited: false,
                 channel,
                 start_ms,
                 end_ms,

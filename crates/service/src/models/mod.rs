@@ -5,6 +5,7 @@
 pub mod downloads;
 pub mod engine;
 pub mod install;
+pub mod learned;
 pub mod notes_models;
 pub mod plan;
 pub mod speed;

@@ -1,6 +1,7 @@
 //! The words a meeting's transcription should expect, given to whisper as
 //! its prompt so names and terms come out spelled as written: the names the
-//! person gave speakers in earlier meetings, the person's own name and list
+//! person gave speakers in earlier meetings, the person's own name, the words
+//! learned from their corrections (`transcription.learned`) and their list
 //! (`transcription.vocabulary`), the meeting's title, its own words
 //! (`PATCH /v1/meetings/:id {vocabulary}`) and its attendees.
 //!
@@ -57,6 +58,7 @@ pub fn prompt(sources: &Sources) -> String {
         .rev()
         .map(String::as_str)
         .chain(std::iter::once(user_name).filter(|name| *name != "Me"))
+        .chain(sources.settings.transcription.learned.iter().map(String::as_str))
         .chain(sources.settings.transcription.vocabulary.iter().map(String::as_str))
         .chain(std::iter::once(title).filter(|title| !is_made_up(title, app)))
         .chain(sources.meeting.vocabulary.iter().map(String::as_str))

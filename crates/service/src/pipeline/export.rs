@@ -82,7 +82,12 @@ fn export_meeting(
             .collect(),
         action_items: items
             .into_iter()
-            .map(|item| ExportActionItem { text: item.text, owner: item.owner, done: item.done })
+            .map(|item| ExportActionItem {
+                text: item.text,
+                owner: item.owner,
+                done: item.done,
+                due: item.due,
+            })
             .collect(),
         markers: markers
             .into_iter()

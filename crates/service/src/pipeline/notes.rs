@@ -244,7 +244,7 @@ impl<'a> Run<'a> {
         let job = self.job;
         let meeting = state.core.store.meeting(&job.meeting_id).map_err(|e| e.to_string())?;
         let segments = state.core.store.segments(&job.meeting_id).map_err(|e| e.to_string())?;
-        let (_, old_items, _) =
+        let (notes, old_items, _) =
             state.core.store.meeting_parts(&job.meeting_id).map_err(|e| e.to_string())?;
         let user_name = state.effective_settings().general.user_name;
         let lines: Vec<Line> = segments
@@ -256,8 +256,12 @@ impl<'a> Run<'a> {
                 text: s.text,
             })
             .collect();
-        let context =
-            Context { user_name, attendees: meeting.attendees.clone(), title: meeting.title };
+        let context = Context {
+            user_name,
+            attendees: meeting.attendees.clone(),
+            title: meeting.title,
+            my_notes: my_notes(&notes),
+        };
         let kinds: Vec<NoteKind> = match note_kind.and_then(NoteKind::parse) {
             Some(kind) => vec![kind],
             None => PIPELINE_KINDS.to_vec(),
@@ -379,4 +383,17 @@ impl<'a> Run<'a> {
         }
         Some((builtin_note(request), false))
     }
+}
+
+/// The person's own notes (kind `mine`), line by line with the moment each
+/// was typed at, for the notes to build on.
+fn my_notes(notes: &[recorder_store::NoteRecord]) -> Vec<recorder_notes::MyNote> {
+    let Some(mine) = notes.iter().find(|note| note.kind == "mine") else { return Vec::new() };
+    let moments = mine.line_moments.iter().copied().chain(std::iter::repeat(None));
+    mine.content_md
+        .lines()
+        .zip(moments)
+        .filter(|(text, _)| !text.trim().is_empty())
+        .map(|(text, at_ms)| recorder_notes::MyNote { at_ms, text: text.trim().to_string() })
+        .collect()
 }

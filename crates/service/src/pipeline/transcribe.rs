@@ -182,16 +182,17 @@ fn save(
         })
         .collect();
     let job = progress.job;
-    core.store.save_transcription_progress(
+    let ids = core.store.save_transcription_progress(
         job,
         &segments,
         report.settled_ms,
         report.position_ms,
     )?;
-    // A pass's lines are staged: the transcript shown is still the earlier one.
+    // A pass's lines are staged (no ids): the transcript shown is still the earlier one.
     let speaker = progress.channel.speaker(progress.user_name);
-    for segment in segments.iter().filter(|_| !job.pass.staged) {
-        core.events.emit(crate::base::events::segment_new(&job.meeting_id, &speaker, segment));
+    for (segment, id) in segments.iter().zip(ids) {
+        let event = crate::base::events::segment_new(&job.meeting_id, &speaker, segment, Some(id));
+        core.events.emit(event);
     }
     core.events.emit(Event::TranscriptionProgress(TranscriptionProgress {
         meeting_id: job.meeting_id.clone(),

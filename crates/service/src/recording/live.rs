@@ -256,22 +256,25 @@ impl LiveTranscriber {
                 speaker: None,
             });
         }
-        if let Err(error) = self.context.store().insert_segments(&self.meeting_id, &segments) {
-            return self.fail(&format!("saving the transcript failed: {error}"));
-        }
+        let ids = match self.context.store().insert_segments(&self.meeting_id, &segments) {
+            Ok(ids) => ids,
+            Err(error) => return self.fail(&format!("saving the transcript failed: {error}")),
+        };
         self.covered.set(utterance.channel, utterance.end_ms());
-        self.partials.finished(utterance.channel, utterance.end_ms(), || self.publish(&segments));
+        let publish = || self.publish(&segments, &ids);
+        self.partials.finished(utterance.channel, utterance.end_ms(), publish);
         log_timing(&utterance, began, transcribed, segments.len());
     }
 
-    fn publish(&self, segments: &[NewSegment]) {
+    fn publish(&self, segments: &[NewSegment], ids: &[i64]) {
         let user_name = self.context.effective_settings().general.user_name;
-        for segment in segments {
+        for (segment, id) in segments.iter().zip(ids) {
             let speaker = segment.channel.speaker(&user_name);
             self.context.events().emit(crate::base::events::segment_new(
                 &self.meeting_id,
                 &speaker,
                 segment,
+                Some(*id),
             ));
         }
     }

@@ -175,6 +175,7 @@ pub fn run_worker(context: RecordingContext, meeting_id: MeetingId, lines: Arc<P
         let event = || {
             Event::SegmentPartial(LiveSegment {
                 meeting_id: meeting_id.clone(),
+                id: None,
                 speaker,
                 channel: request.channel,
                 start_ms,

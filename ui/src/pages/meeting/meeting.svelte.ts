@@ -8,6 +8,9 @@ import type { Body } from '../../api/path';
 import type { AudioInfo } from '../../api/types';
 import type { Meeting, Segment, Speaker, SpeakerList } from '../../api/types';
 import { progress } from '../../lib/live.svelte';
+import { effective } from '../../lib/settings.svelte';
+import { History } from './history.svelte';
+import { LineEditor } from './lines.svelte';
 import type { MeetingPage } from './page';
 import { Player } from './player.svelte';
 import { Regeneration } from './regenerate.svelte';
@@ -38,15 +41,37 @@ export class MeetingState implements MeetingPage {
 
   readonly player: Player;
   readonly regeneration: Regeneration;
+  /** Correcting lines in place. */
+  readonly lines: LineEditor;
+  /** The history panel: every change, with Undo. */
+  readonly history: History;
 
   /** The meeting's state, as the event stream last told it. */
   readonly status = $derived(this.statusNow());
   readonly speakers = $derived(this.speakerList?.speakers ?? []);
+  /** The person's name, as their lines show it. */
+  readonly userName = $derived(String(effective.field('general', 'user_name').value ?? 'Me'));
 
   constructor(id: string) {
     this.id = id;
     this.player = new Player(this);
     this.regeneration = new Regeneration(this);
+    this.lines = new LineEditor(
+      () => this.id,
+      (line) => this.replaceLine(line),
+      () => void this.loadTranscript(),
+    );
+    this.history = new History(this);
+  }
+
+  personWrote(kind: string): boolean {
+    return (this.meeting?.notes ?? []).some((n) => n.kind === kind && n.written_by === 'person');
+  }
+
+  /** A line as the service now has it, in place of the one shown. */
+  replaceLine(line: Segment): void {
+    const index = this.segments.findIndex((s) => s.id === line.id);
+    if (index >= 0) this.segments[index] = line;
   }
 
   private statusNow(): string {

@@ -1,5 +1,5 @@
 // What the page's parts with state of their own (the player, the notes'
-// regeneration) see of the meeting page (`MeetingState` is one): the meeting,
+// regeneration, the history) see of the meeting page (`MeetingState` is one): the meeting,
 // its audio, and the transcript's lines. A file of its own, so that the page's
 // state and its parts need not import each other.
 import type { AudioInfo } from '../../api/types';
@@ -11,4 +11,8 @@ export interface MeetingPage {
   indexAt(ms: number): number;
   /** Moves the class `cls` (current, target) to line `index`; returns that line. */
   markLine(index: number, cls: string): HTMLElement | null;
+  /** Whether the person rewrote the note of this kind (a regeneration would replace it). */
+  personWrote(kind: string): boolean;
+  /** Reads the meeting, its transcript, audio and speakers again. */
+  loadAll(): Promise<unknown>;
 }

@@ -16,9 +16,15 @@ export class Regeneration {
   error = $state<{ text: string; pro: boolean } | null>(null);
   busy = $state(false);
   started = $state(false);
+  /** The chosen kind's note is the person's: regenerating replaces it (asked first). */
+  readonly replacesEdited = $derived(this.kind !== 'custom' && this.pageWrote(this.kind));
 
   constructor(page: MeetingPage) {
     this.page = page;
+  }
+
+  private pageWrote(kind: string): boolean {
+    return this.page.personWrote(kind);
   }
 
   async show(): Promise<void> {

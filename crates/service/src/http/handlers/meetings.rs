@@ -1,13 +1,12 @@
-//! `/v1/meetings`: list, read, change, delete; action items.
+//! `/v1/meetings`: list, read, change, delete.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use recorder_api_types::{
-    ActionItem, ActionItemPatch, ErrorBody, ErrorCode, Event, Meeting, MeetingList, MeetingPatch,
-    MeetingRef,
+    ErrorBody, ErrorCode, Event, Meeting, MeetingList, MeetingPatch, MeetingRef,
 };
-use recorder_domain::{ActionItemId, MeetingId};
+use recorder_domain::MeetingId;
 use recorder_store::{ListQuery, MeetingChanges};
 
 use crate::base::clock::now_ms;
@@ -248,37 +247,4 @@ pub async fn delete_meeting(
     crate::upkeep::retention::remove_meeting_folder(&state.core, &id).await;
     state.core.events.emit(Event::MeetingDeleted(MeetingRef { meeting_id: id }));
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Tick or untick an action item.
-#[utoipa::path(patch, path = "/v1/meetings/{id}/action_items/{item_id}", tag = "meetings",
-    params(("id" = String, Path, description = "Meeting id"), ("item_id" = String, Path, description = "Action item id")),
-    request_body = ActionItemPatch,
-    responses(
-        (status = 200, body = ActionItem),
-        (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
-        (status = 507, body = ErrorBody, description = "storage_full: the disk is full; nothing was half-written"),
-    ),
-    security(("bearer" = [])))]
-pub async fn patch_action_item(
-    State(state): State<AppState>,
-    Path((id, item_id)): Path<(String, String)>,
-    ApiJson(patch): ApiJson<ActionItemPatch>,
-) -> ApiResult<Json<ActionItem>> {
-    let id = meeting_id(&id)?;
-    let item_id =
-        ActionItemId::parse(&item_id).ok_or_else(|| ApiError::not_found("action item"))?;
-    let meeting_id = id.clone();
-    let item = state
-        .db(move |store| {
-            store.meeting(&meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
-            store
-                .set_action_item_done(&meeting_id, &item_id, patch.done)
-                .map_err(|e| ApiError::from_store("action item", e))
-        })
-        .await?;
-    state.core.events.emit(Event::meeting_changed(id));
-    Ok(Json(convert::action_item(item)))
 }

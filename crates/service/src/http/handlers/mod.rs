@@ -1,12 +1,15 @@
 //! Route handlers, one file per resource. Handlers validate input and state; the
 //! guard chain in `crate::access::guard` has already authenticated and gated the request.
 
+pub mod action_items;
 pub mod ai;
 pub mod ask;
 pub mod audio;
+pub mod corrections;
 pub mod diagnostics;
 pub mod events;
 pub mod export;
+pub mod history;
 pub mod identity;
 pub mod import;
 pub mod imports;
