@@ -545,20 +545,23 @@ pub(crate) fn note_json(note: &NoteRecord) -> Value {
 }
 
 fn item_summary(before: &ActionItemRecord, after: &ActionItemRecord) -> String {
-    if before.done != after.done && before.text == after.text {
-        let ticked = if after.done { "Ticked" } else { "Unticked" };
-        return format!("{ticked} “{}”", after.text);
-    }
+    let mut changes = Vec::new();
     if before.text != after.text {
-        return format!("Reworded “{}” → “{}”", before.text, after.text);
+        changes.push(format!("reworded from “{}”", before.text));
     }
     if before.owner != after.owner {
-        return format!("Gave “{}” to {}", after.text, after.owner);
+        changes.push(format!("given to {}", after.owner));
     }
-    match &after.due {
-        Some(due) => format!("“{}” is due {due}", after.text),
-        None => format!("“{}” has no due date", after.text),
+    if before.due != after.due {
+        changes.push(match &after.due {
+            Some(due) => format!("due {due}"),
+            None => "no due date".to_string(),
+        });
     }
+    if before.done != after.done {
+        changes.push(if after.done { "ticked" } else { "unticked" }.to_string());
+    }
+    format!("“{}”: {}", after.text, changes.join(", "))
 }
 
 /// How a note kind reads in a sentence.

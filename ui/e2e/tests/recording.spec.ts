@@ -84,9 +84,11 @@ test('start, live lines and levels, a marker, stop, and the meeting becomes read
   const notepad = page.getByRole('textbox', { name: 'My notes' });
   await notepad.fill('- budget first\n- March launch');
   await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toHaveCount(1);
-  await finalLines.locator('.fixable').first().click();
+  const fixable = finalLines.locator('.fixable').first();
+  const said = (await fixable.innerText()).trim();
+  await fixable.click();
   const fix = page.getByRole('textbox', { name: /^Correct the line at/ });
-  await fix.fill('Corrected while live');
+  await fix.fill(`${said} Corrected while live`);
   await fix.press('Enter');
   await expect(finalLines.filter({ hasText: 'Corrected while live' })).toHaveCount(1);
   await sleep(1500);
