@@ -4,7 +4,9 @@ terms spoken in bench/fixtures/names.json the transcription gets right, with
 no words given and with the words of each source the service uses for
 whisper's prompt (models/vocabulary.rs): the record card's attendees, the
 meeting's title, Settings → Words to know, names given to speakers in earlier
-meetings, and all of them laid out as the service lays them out. A prompt of
+meetings, the words learned from correcting the meeting's first transcription
+(issue 47: the rare words the person wrote in, as models/learned.rs picks them),
+and all of them laid out as the service lays them out. A prompt of
 another meeting's words checks that wrong words do no harm. Then the WER of
 bench/out/stt/speech.wav (~10 min, bench/stt.sh makes it) without a prompt
 and with one, so a prompt is seen not to cost accuracy elsewhere.
@@ -31,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench" / "stt"))
 from stt_bench import normalize, rust_debug_string, wer  # noqa: E402
 
-SOURCES = ["attendees", "title", "vocabulary", "earlier"]
+SOURCES = ["attendees", "title", "vocabulary", "earlier", "learned"]
 EXAMPLE = ROOT / "target" / "debug" / "examples" / "transcribe"
 
 
@@ -81,12 +83,43 @@ def transcribe(model: Path, wav: Path, threads: int, prompt: str) -> tuple[str, 
     return (rust_debug_string(literal.group(1)) if literal else ""), seconds
 
 
-def conditions(meetings: list[dict], index: int) -> dict[str, str]:
+EVERYDAY = {
+    line.strip() for line in
+    (ROOT / "crates/service/src/models/everyday-en.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+}
+
+
+def words_in(text: str) -> list[str]:
+    """As models/learned.rs splits a line: letters, digits, ' and -."""
+    found = re.split(r"[^\w'’-]+", text)
+    return [w.strip("'’-_") for w in found if w.strip("'’-_")]
+
+
+def learned_from(heard: str, corrected: str) -> list[str]:
+    """models/learned.rs `new_rare_words`: the rare words the person wrote
+    into a line that the transcription did not have."""
+    had = {w.lower() for w in words_in(heard)}
+    found: list[str] = []
+    for word in words_in(corrected):
+        word = re.sub(r"['’]s$", "", word)
+        lower = word.lower()
+        rare = len(word) >= 3 and any(c.isalpha() for c in word) and lower not in EVERYDAY
+        if lower not in had and rare and all(k.lower() != lower for k in found):
+            found.append(word)
+    return found
+
+
+def conditions(meetings: list[dict], index: int, heard: str) -> dict[str, str]:
+    """`heard`: the meeting's transcription with no words given, which the
+    person corrects to the script; what that teaches is the `learned` prompt."""
     meeting = meetings[index]
     other = meetings[(index + 1) % len(meetings)]
     prompts = {"none": ""}
-    for source in SOURCES:
+    for source in SOURCES[:-1]:
         prompts[source] = prompt_of(words_of(meeting, source))
+    meeting["learned"] = learned_from(heard, meeting["script"])
+    prompts["learned"] = prompt_of(meeting["learned"])
     prompts["all"] = prompt_of(all_words(meeting))
     prompts["another meeting's words"] = prompt_of(all_words(other))
     return prompts
@@ -98,7 +131,8 @@ def bench_meetings(args, meetings: list[dict], work: Path) -> list[dict]:
         wav = work / f"meeting-{index}.wav"
         speak(meeting["script"], wav)
         reference = normalize(meeting["script"])
-        for name, prompt in conditions(meetings, index).items():
+        heard, _ = transcribe(args.model, wav, args.threads, "")
+        for name, prompt in conditions(meetings, index, heard).items():
             text, seconds = transcribe(args.model, wav, args.threads, prompt)
             row = rows.setdefault(name, {"condition": name, "right": 0, "spoken": 0,
                                          "known_right": 0, "known": 0, "errors": 0.0,

@@ -100,6 +100,33 @@ def delete(port: int, token: str, meeting_id: str) -> float:
     return elapsed
 
 
+def patch_lines(port: int, token: str, client: ab.Client, ids: list[str], rng,
+                requests: int) -> list[float]:
+    """A line corrected, `requests` times, each on a line of a random meeting
+    (its transcript read first, untimed): the PATCH's milliseconds, which
+    include the line's history row, the search index's update (FTS5 triggers)
+    and the re-embedding queued (`meaning_dirty`), all in its transaction."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    times = []
+    for n in range(requests):
+        meeting = rng.choice(ids)
+        lines = client.get_json(f"/v1/meetings/{meeting}/transcript?format=json")["segments"]
+        if not lines:
+            continue
+        line = rng.choice(lines)
+        body = json.dumps({"text": f"{line['text']} (corrected {n})"})
+        started = time.perf_counter()
+        connection.request("PATCH", f"/ui/meetings/{meeting}/segments/{line['id']}", body=body,
+                           headers={**ab.headers(token), "Content-Type": "application/json"})
+        response = connection.getresponse()
+        content = response.read()
+        times.append((time.perf_counter() - started) * 1000.0)
+        if response.status != 200:
+            raise SystemExit(f"PATCH a line answered {response.status}: {content[:300]!r}")
+    connection.close()
+    return times
+
+
 def measure_folder(data_dir: str, requests: int) -> dict[str, object]:
     out_dir = tempfile.mkdtemp(prefix="scale-")
     use_folder(data_dir, out_dir)
@@ -140,6 +167,9 @@ def measure_folder(data_dir: str, requests: int) -> dict[str, object]:
         post(service.port, ui_token, f"/ui/meetings/{meeting}/export", {"folder": out_dir})
         exports.append((time.perf_counter() - began) * 1000.0)
     result["POST /ui/meetings/{id}/export (Markdown, 10)"] = (statistics.median(exports), max(exports))
+    patches = patch_lines(service.port, ui_token, client, ids, rng, requests)
+    result["PATCH /ui/meetings/{id}/segments/{line} (a line corrected)"] = (
+        ab.percentile(patches, 50), ab.percentile(patches, 99))
     deletes = [delete(service.port, service.token, meeting) for meeting in ids[-10:]]
     result["DELETE /v1/meetings/{id} (10)"] = (statistics.median(deletes), max(deletes))
     result["RSS after the reads MB"] = ab.rss_mb(service.pid)

@@ -266,6 +266,13 @@ class Service:
         if self.proc is not None:
             self.proc.stop()
 
+    def gone(self) -> str:
+        """Why the service no longer answers: its exit status and its log's tail."""
+        popen = self.proc.popen if self.proc else None
+        status = popen.poll() if popen else None
+        state = "still running" if status is None else f"exited with status {status}"
+        return f"the service is {state}\n{self.logs()}"
+
     def logs(self) -> str:
         parts = [self.proc.logs()] if self.proc else []
         parts += [proc.logs() for proc, _ in self.gateways.values()]
@@ -285,7 +292,10 @@ class Service:
 
     def get(self, path: str, **params: Any) -> Any:
         """GET on the local API, the truth the gateway's answers are compared with."""
-        response = self.api.get(path, params={k: v for k, v in params.items() if v is not None})
+        try:
+            response = self.api.get(path, params={k: v for k, v in params.items() if v is not None})
+        except httpx.ConnectError as error:
+            raise AssertionError(f"GET {path}: {error}; {self.gone()}") from error
         assert response.status_code == 200, f"GET {path} {params} -> {response.status_code} {response.text}"
         return response.json()
 

@@ -229,7 +229,8 @@ pub struct Change {
     /// `person`, `agent:<client>` or `service`.
     pub by: String,
     /// What changed: `segment:<id>`, `speaker:<label>` (every line of a
-    /// speaker), `note:<id>`, `action_item:<id>`, `action_items` (a notes
+    /// speaker), `speaker_name:<number>` (a speaker renamed), `note:<id>`,
+    /// `action_item:<id>`, `action_items` (a notes
     /// run's items) or `transcript` (a transcription again).
     pub target: String,
     /// The target as it was; null when the change made it.

@@ -42,8 +42,9 @@ pub struct ChangeRecord {
     pub at: i64,
     /// `person`, `agent:<client>` or `service`.
     pub by: String,
-    /// `segment:<id>`, `speaker:<label>`, `note:<id>`, `action_item:<id>`,
-    /// `action_items` or `transcript`.
+    /// `segment:<id>`, `speaker:<label>` (every line of a speaker),
+    /// `speaker_name:<number>` (a speaker renamed), `note:<id>`,
+    /// `action_item:<id>`, `action_items` or `transcript`.
     pub target: String,
     pub before: Option<Value>,
     pub after: Option<Value>,

@@ -7,7 +7,9 @@
 
 use recorder_domain::{new_id, MeetingId, VoiceId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::{json, Value};
 
+use crate::history::{record, Author, Change};
 use crate::rows::{label_of, meeting_seq};
 use crate::{StoreError, StoreResult};
 
@@ -111,14 +113,15 @@ impl crate::Store {
     }
 
     /// Renames speakers (`None`: back to `Speaker N`), the owners of action
-    /// items and the notes that carried an old label, and (with `remember_at`,
-    /// the time now) remembers each named voice, all in one transaction.
+    /// items and the notes that carried an old label, records each rename in
+    /// the history (by `renamed.author`, undoable), and (with
+    /// `renamed.remember`) remembers each named voice, all in one transaction.
     /// Returns every speaker. Unknown numbers change nothing and are `NotFound`.
     pub fn rename_speakers(
         &self,
         meeting_id: &MeetingId,
         names: &[(i64, Option<String>)],
-        remember_at: Option<i64>,
+        renamed: Renamed,
     ) -> StoreResult<Vec<SpeakerRecord>> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
@@ -126,10 +129,17 @@ impl crate::Store {
             for (number, name) in names {
                 let old =
                     before.iter().find(|s| s.number == *number).ok_or(StoreError::NotFound)?;
-                let new_label = name.clone().unwrap_or_else(|| label_of(*number));
-                rename_one(tx, seq, *number, name.as_deref(), &old.label(), &new_label)?;
-                if let (Some(now), Some(name)) = (remember_at, name) {
-                    remember_voice(tx, name, &old.voice, now)?;
+                if old.name != *name {
+                    rename_one(tx, seq, *number, old.name.as_deref(), name.as_deref())?;
+                    record_rename(
+                        tx,
+                        seq,
+                        (*number, old.name.as_deref(), name.as_deref()),
+                        &renamed,
+                    )?;
+                }
+                if let (true, Some(name)) = (renamed.remember, name) {
+                    remember_voice(tx, name, &old.voice, renamed.now)?;
                 }
             }
             speaker_rows(tx, seq)
@@ -210,14 +220,64 @@ fn remember_voice(tx: &Transaction, name: &str, voice: &[f32], now: i64) -> Stor
     Ok(())
 }
 
+/// Who renames speakers, when, and whether the named voices are remembered.
+pub struct Renamed<'a> {
+    pub author: &'a Author,
+    pub now: i64,
+    /// Remember each named voice to recognise it next time.
+    pub remember: bool,
+}
+
+/// The history row of speaker `number` renamed from `old` to `new` (None:
+/// `Speaker N`): target `speaker_name:<number>`, undone by [`rename_back`].
+fn record_rename(
+    tx: &Transaction,
+    meeting: i64,
+    (number, old, new): (i64, Option<&str>, Option<&str>),
+    renamed: &Renamed,
+) -> StoreResult<()> {
+    let label = |name: Option<&str>| name.map_or_else(|| label_of(number), str::to_string);
+    let change = Change {
+        target: format!("speaker_name:{number}"),
+        before: Some(json!({ "number": number, "name": old })),
+        after: Some(json!({ "number": number, "name": new })),
+        summary: format!("{} renamed {}", label(old), label(new)),
+        fold: false,
+        author: renamed.author,
+    };
+    record(tx, meeting, change, renamed.now).map(drop)
+}
+
+/// Undoes a `speaker_name:` change: the speaker gets its `before` name back.
+/// Returns the names (as `{number, name}`) it had and has.
+pub(crate) fn rename_back(
+    tx: &Transaction,
+    meeting: i64,
+    before: Option<&Value>,
+) -> StoreResult<(Value, Value)> {
+    let gone = || StoreError::Conflict("the speaker this change named is no longer there".into());
+    let before = before.ok_or_else(gone)?;
+    let number = before["number"].as_i64().ok_or_else(gone)?;
+    let wanted = before["name"].as_str();
+    let current = speaker_rows(tx, meeting)?.into_iter().find(|s| s.number == number);
+    let current = current.ok_or_else(gone)?;
+    rename_one(tx, meeting, number, current.name.as_deref(), wanted)?;
+    Ok((
+        json!({ "number": number, "name": current.name }),
+        json!({ "number": number, "name": wanted }),
+    ))
+}
+
 fn rename_one(
     tx: &Transaction,
     meeting: i64,
     number: i64,
+    old: Option<&str>,
     name: Option<&str>,
-    old_label: &str,
-    new_label: &str,
 ) -> StoreResult<()> {
+    let label = |name: Option<&str>| name.map_or_else(|| label_of(number), str::to_string);
+    let (old_label, new_label) = (label(old), label(name));
+    let (old_label, new_label) = (old_label.as_str(), new_label.as_str());
     tx.execute(
         "UPDATE speakers SET name = ?3 WHERE meeting = ?1 AND number = ?2",
         params![meeting, number, name],

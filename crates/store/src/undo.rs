@@ -43,6 +43,10 @@ impl crate::Store {
                 "note" => restore_note(tx, meeting, &undone, now)?,
                 "action_item" => restore_item(tx, meeting, &undone)?,
                 "action_items" => restore_items(tx, meeting, &undone)?,
+                "speaker_name" => {
+                    let (was, now) = crate::speakers::rename_back(tx, meeting, before.as_ref())?;
+                    (Some(was), Some(now))
+                }
                 _ => return Err(StoreError::Conflict("this change cannot be undone".into())),
             };
             let summary = format!("Undid: {}", undone.summary);

@@ -6,7 +6,7 @@
 use recorder_domain::{Channel, MeetingId, MeetingStatus};
 use recorder_store::{
     ActionItemRecord, Applied, Author, Edit, JobKind, JobRecord, MeetingRecord, NewSegment,
-    NoteRecord, NotesOutcome, Pass, SpeakerRecord, Store, StoreError, TranscriptionEnd,
+    NoteRecord, NotesOutcome, Pass, Renamed, SpeakerRecord, Store, StoreError, TranscriptionEnd,
 };
 
 fn line(channel: Channel, start_ms: i64, text: &str) -> NewSegment {
@@ -134,10 +134,24 @@ fn a_line_or_every_line_of_a_speaker_goes_to_another_speaker() {
     // One line to the meeting's other speaker: it takes that speaker's number.
     let edit = Edit::Line { segment: ids[2], text: None, speaker: Some("Speaker 2".into()) };
     store.apply_edit(&id, &Author::Person, edit, 5_000).expect("moved");
-    store.rename_speakers(&id, &[(2, Some("Priya".into()))], None).expect("named");
+    let agent = Author::Agent("claude".into());
+    let renamed = Renamed { author: &agent, now: 5_500, remember: false };
+    store.rename_speakers(&id, &[(2, Some("Priya".into()))], renamed).expect("named");
     let speakers: Vec<_> =
         store.segments(&id).expect("lines").into_iter().map(|l| l.speaker).collect();
     assert_eq!(speakers[2].as_deref(), Some("Priya"), "renaming the speaker renames the line");
+    // The rename is in the history, by its author, and can be undone and redone.
+    let history = store.history(&id, 10).expect("history");
+    let rename = history.iter().find(|c| c.target == "speaker_name:2").expect("the rename");
+    assert_eq!(
+        (rename.by.as_str(), rename.summary.as_str()),
+        ("agent:claude", "Speaker 2 renamed Priya")
+    );
+    let undo = store.undo_change(&id, &rename.id, &Author::Person, 5_600).expect("undo");
+    let label = |store: &Store| store.segments(&id).expect("lines")[2].speaker.clone();
+    assert_eq!(label(&store).as_deref(), Some("Speaker 2"), "undone: the label is back");
+    store.undo_change(&id, &undo.id, &Author::Person, 5_700).expect("redo");
+    assert_eq!(label(&store).as_deref(), Some("Priya"), "the undo undone");
 
     // Every line of Speaker 1 to a new name, then undone.
     let edit = Edit::SpeakerLines { segment: ids[1], speaker: "Dana".into() };

@@ -170,6 +170,24 @@ async fn speakers_are_told_apart_named_and_the_name_follows_everywhere() {
     assert_eq!(again.body["speakers"][0]["label"], "Dana Scully");
     let cleared = rename(&service, &id, &json!({"Speaker 3": null})).await;
     assert_eq!(cleared.body["speakers"][2]["label"], "Speaker 3", "{}", cleared.text);
+
+    // Every rename is in the meeting's history (the API token: `agent:api`),
+    // newest first, and undoing the last gives Speaker 3 its name back.
+    let history = get(&service, &format!("/v1/meetings/{id}/history")).await;
+    let renames: Vec<(&str, &str)> = history.body["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["target"].as_str().is_some_and(|t| t.starts_with("speaker_name:")))
+        .map(|c| (c["target"].as_str().unwrap_or(""), c["by"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(renames.first(), Some(&("speaker_name:3", "agent:api")), "{}", history.text);
+    assert_eq!(renames.len(), 4, "{}", history.text);
+    let last = history.body["changes"][0]["id"].as_str().expect("change id").to_owned();
+    let undo_url = service.url(&format!("/v1/meetings/{id}/history/{last}/undo"));
+    let undone = call(Method::POST, &undo_url, Some(&service.api_token), None).await;
+    assert_eq!(undone.status, 200, "{}", undone.text);
+    assert_eq!(speakers(&service, &id).await["speakers"][2]["label"], "Fay");
 }
 
 #[tokio::test]

@@ -3,17 +3,20 @@
 //! person's only: a voice print is theirs to see and forget, not an agent's).
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::Extension;
 use axum::Json;
 use recorder_api_types::{
     ErrorBody, ErrorCode, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList,
 };
 use recorder_domain::{MeetingId, MeetingStatus, VoiceId};
-use recorder_store::{label_of, SpeakerRecord, Store};
+use recorder_store::{label_of, Renamed, SpeakerRecord, Store};
 
+use crate::access::guard::Principal;
 use crate::base::clock::now_ms;
 use crate::base::error::{ApiError, ApiResult};
 use crate::http::extract::{text, ApiJson};
+use crate::http::handlers::corrections::author;
 use crate::http::handlers::meetings::meeting_id;
 use crate::state::AppState;
 
@@ -62,6 +65,8 @@ pub async fn get_speakers(
     security(("bearer" = [])))]
 pub async fn patch_speakers(
     State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     ApiJson(names): ApiJson<SpeakerNames>,
 ) -> ApiResult<Json<SpeakerList>> {
@@ -74,6 +79,7 @@ pub async fn patch_speakers(
     let remember = state.effective_settings().transcription.remember_voices;
     let installed = state.models.speakers.installed();
     let meeting = id.clone();
+    let author = author(&principal, &headers);
     let list = state
         .db(move |store| {
             let known = store.speakers(&meeting).map_err(|e| ApiError::from_store("meeting", e))?;
@@ -81,9 +87,9 @@ pub async fn patch_speakers(
                 not_yet(store, &meeting)?;
             }
             let changes = resolve(&known, wanted)?;
-            let remember_at = remember.then(now_ms);
+            let renamed = Renamed { author: &author, now: now_ms(), remember };
             let after = store
-                .rename_speakers(&meeting, &changes, remember_at)
+                .rename_speakers(&meeting, &changes, renamed)
                 .map_err(|e| ApiError::from_store("speaker", e))?;
             speaker_list(store, &meeting, &after, installed)
         })
