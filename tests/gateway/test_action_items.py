@@ -75,8 +75,10 @@ async def test_mcp_add_then_update_changes_the_meeting(pro_service, transport):
         assert items_by_id(pro_service, meeting_id)[item["id"]] == sc["item"]
 
         # get_action_items sees the item as it now is.
-        listed, _ = await call_ok(session, "get_action_items", {"meeting_id": meeting_id})
+        listed, listed_text = await call_ok(session, "get_action_items", {"meeting_id": meeting_id})
         assert [i for i in listed["items"] if i["id"] == item["id"]][0]["owner"] == "Bob", listed["items"]
+        # A model that reads only the text finds the id update_action_item needs.
+        assert f"id {item['id']}" in listed_text, listed_text
 
     history = changes_of(pro_service, meeting_id, item["id"])
     assert history, f"no history of action_item:{item['id']}"

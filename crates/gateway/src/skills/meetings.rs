@@ -208,11 +208,14 @@ pub fn note_heading(kind: &str) -> &str {
     }
 }
 
-/// `- [ ] Send the budget — Alice`, and `· due Thu 24 Dec 2026` when it has a due date.
+/// `- [ ] Send the budget — Alice`, `· due Thu 24 Dec 2026` when it has a due
+/// date, and `· id …`: a model that reads only the text can then name the
+/// item to `update_action_item`.
 pub fn item_line(item: &api::ActionItem) -> String {
     let owner = if item.owner.trim().is_empty() { "no owner" } else { item.owner.trim() };
     let due = item.due.as_deref().map(|due| format!(" · due {}", day(due))).unwrap_or_default();
-    format!("- [{}] {} — {owner}{due}", if item.done { "x" } else { " " }, item.text)
+    let done = if item.done { "x" } else { " " };
+    format!("- [{done}] {} — {owner}{due} · id {}", item.text, item.id)
 }
 
 pub async fn transcript(client: &Client, args: GetTranscript) -> SkillResult {
