@@ -236,12 +236,16 @@ fn record_rename(
     (number, old, new): (i64, Option<&str>, Option<&str>),
     renamed: &Renamed,
 ) -> StoreResult<()> {
-    let label = |name: Option<&str>| name.map_or_else(|| label_of(number), str::to_string);
+    let was = old.map_or_else(|| label_of(number), str::to_string);
+    let summary = match new {
+        Some(name) => format!("Named {was} “{name}”"),
+        None => format!("Took the name “{was}” from {}", label_of(number)),
+    };
     let change = Change {
         target: format!("speaker_name:{number}"),
         before: Some(json!({ "number": number, "name": old })),
         after: Some(json!({ "number": number, "name": new })),
-        summary: format!("{} renamed {}", label(old), label(new)),
+        summary,
         fold: false,
         author: renamed.author,
     };

@@ -145,7 +145,7 @@ fn a_line_or_every_line_of_a_speaker_goes_to_another_speaker() {
     let rename = history.iter().find(|c| c.target == "speaker_name:2").expect("the rename");
     assert_eq!(
         (rename.by.as_str(), rename.summary.as_str()),
-        ("agent:claude", "Speaker 2 renamed Priya")
+        ("agent:claude", "Named Speaker 2 “Priya”")
     );
     let undo = store.undo_change(&id, &rename.id, &Author::Person, 5_600).expect("undo");
     let label = |store: &Store| store.segments(&id).expect("lines")[2].speaker.clone();

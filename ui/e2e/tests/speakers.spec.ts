@@ -89,6 +89,14 @@ test('a speaker is named by clicking its label, and the transcript follows', asy
   await speakers.getByRole('button', { name: 'Rename Fay Wong' }).click();
   await page.getByRole('dialog', { name: 'Name Fay Wong' }).getByRole('button', { name: 'Remove name' }).click();
   await expect(speakers.getByRole('button', { name: 'Rename Speaker 3' })).toBeVisible();
+  // Every rename is in the history, and the last is undone from there.
+  const history = page.getByRole('region', { name: 'History' });
+  await history.getByRole('button', { name: 'History' }).click();
+  await expect(history.getByRole('listitem').first()).toContainText('Took the name “Fay Wong” from Speaker 3');
+  await expect(history).toContainText('Named Speaker 1 “Dana”');
+  await history.getByRole('button', { name: 'Undo: Took the name “Fay Wong” from Speaker 3' }).click();
+  await expect(speakers.getByRole('button', { name: 'Rename Fay Wong' })).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'speakers-history.png'), fullPage: true });
   const transcriptText = await service.call<string>('GET', `/ui/meetings/${meetingId}/transcript?format=txt`);
   expect(transcriptText.text).toContain('Dana:');
 });
