@@ -98,6 +98,12 @@ test('a line is fixed with the keyboard, given to another speaker, and the word 
   await settled(page);
   const learned = page.getByRole('list', { name: 'Learned from your corrections' });
   await expect(learned.getByRole('listitem')).toHaveText([/Siobhan/]);
+  // A learned word is forgotten with its ×, and the service no longer has it.
+  await learned.getByRole('button', { name: 'Forget Siobhan' }).click();
+  await expect(page.getByText('Forgot “Siobhan”')).toBeVisible();
+  await expect(learned.getByRole('listitem')).toHaveText([/None yet/]);
+  const settings = await service.get<{ transcription: { learned: string[] } }>('/ui/settings');
+  expect(settings.transcription.learned).toEqual([]);
 });
 
 test('the summary is rewritten and action items are added, edited and removed, then undone from the history', async ({ page }) => {
