@@ -1,6 +1,7 @@
 //! The history of a meeting's record: every change by the person, an agent or
 //! the service, with what it replaced, written by [`record`] in the same
-//! transaction as the change itself (`edits.rs` is the only writer), and
+//! transaction as the change itself (by `edits.rs`, `speakers.rs` for a
+//! speaker's name and `kept.rs` for the service's runs, nothing else), and
 //! undone by putting `before` back through the same path.
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
