@@ -116,10 +116,9 @@ def conditions(meetings: list[dict], index: int, heard: str) -> dict[str, str]:
     meeting = meetings[index]
     other = meetings[(index + 1) % len(meetings)]
     prompts = {"none": ""}
-    for source in SOURCES[:-1]:
-        prompts[source] = prompt_of(words_of(meeting, source))
     meeting["learned"] = learned_from(heard, meeting["script"])
-    prompts["learned"] = prompt_of(meeting["learned"])
+    for source in SOURCES:
+        prompts[source] = prompt_of(words_of(meeting, source))
     prompts["all"] = prompt_of(all_words(meeting))
     prompts["another meeting's words"] = prompt_of(all_words(other))
     return prompts

@@ -7,7 +7,7 @@
 
 use recorder_domain::{new_id, MeetingId, VoiceId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::history::{record, Author, Change};
 use crate::rows::{label_of, meeting_seq};
@@ -229,7 +229,7 @@ pub struct Renamed<'a> {
 }
 
 /// The history row of speaker `number` renamed from `old` to `new` (None:
-/// `Speaker N`): target `speaker_name:<number>`, undone by [`rename_back`].
+/// `Speaker N`): target `speaker_name:<number>`, undone through [`set_name`].
 fn record_rename(
     tx: &Transaction,
     meeting: i64,
@@ -252,24 +252,19 @@ fn record_rename(
     record(tx, meeting, change, renamed.now).map(drop)
 }
 
-/// Undoes a `speaker_name:` change: the speaker gets its `before` name back.
-/// Returns the names (as `{number, name}`) it had and has.
-pub(crate) fn rename_back(
+/// Gives speaker `number` the name `wanted` (None: `Speaker N`) as a rename
+/// does (owners and notes follow), for an undo. Returns the name it had;
+/// `NotFound` when the meeting has no such speaker.
+pub(crate) fn set_name(
     tx: &Transaction,
     meeting: i64,
-    before: Option<&Value>,
-) -> StoreResult<(Value, Value)> {
-    let gone = || StoreError::Conflict("the speaker this change named is no longer there".into());
-    let before = before.ok_or_else(gone)?;
-    let number = before["number"].as_i64().ok_or_else(gone)?;
-    let wanted = before["name"].as_str();
+    number: i64,
+    wanted: Option<&str>,
+) -> StoreResult<Option<String>> {
     let current = speaker_rows(tx, meeting)?.into_iter().find(|s| s.number == number);
-    let current = current.ok_or_else(gone)?;
-    rename_one(tx, meeting, number, current.name.as_deref(), wanted)?;
-    Ok((
-        json!({ "number": number, "name": current.name }),
-        json!({ "number": number, "name": wanted }),
-    ))
+    let had = current.ok_or(StoreError::NotFound)?.name;
+    rename_one(tx, meeting, number, had.as_deref(), wanted)?;
+    Ok(had)
 }
 
 fn rename_one(
@@ -281,7 +276,6 @@ fn rename_one(
 ) -> StoreResult<()> {
     let label = |name: Option<&str>| name.map_or_else(|| label_of(number), str::to_string);
     let (old_label, new_label) = (label(old), label(name));
-    let (old_label, new_label) = (old_label.as_str(), new_label.as_str());
     tx.execute(
         "UPDATE speakers SET name = ?3 WHERE meeting = ?1 AND number = ?2",
         params![meeting, number, name],
@@ -290,7 +284,7 @@ fn rename_one(
         "UPDATE action_items SET owner = ?3 WHERE meeting = ?1 AND owner = ?2",
         params![meeting, old_label, new_label],
     )?;
-    rename_in_notes(tx, meeting, old_label, new_label)
+    rename_in_notes(tx, meeting, &old_label, &new_label)
 }
 
 /// Notes name speakers by label (key points, owners): the old label, as a

@@ -30,7 +30,7 @@ impl crate::Store {
             let meeting = meeting_seq(tx, meeting_id)?;
             let undone = change(tx, meeting, change_id)?;
             let (kind, _) = undone.target.split_once(':').unwrap_or((&undone.target, ""));
-            if matches!(kind, "segment" | "speaker") {
+            if matches!(kind, "segment" | "speaker" | "speaker_name") {
                 let status = crate::status::current_status(tx, meeting_id)?;
                 if status == recorder_domain::MeetingStatus::Transcribing {
                     return Err(StoreError::Busy(status));
@@ -43,10 +43,7 @@ impl crate::Store {
                 "note" => restore_note(tx, meeting, &undone, now)?,
                 "action_item" => restore_item(tx, meeting, &undone)?,
                 "action_items" => restore_items(tx, meeting, &undone)?,
-                "speaker_name" => {
-                    let (was, now) = crate::speakers::rename_back(tx, meeting, before.as_ref())?;
-                    (Some(was), Some(now))
-                }
+                "speaker_name" => restore_speaker_name(tx, meeting, before.as_ref())?,
                 _ => return Err(StoreError::Conflict("this change cannot be undone".into())),
             };
             let summary = format!("Undid: {}", undone.summary);
@@ -95,6 +92,25 @@ fn restore_lines(tx: &Transaction, meeting: i64, before: Option<&Value>) -> Stor
         return Err(gone("lines"));
     }
     Ok((Some(json!({ "lines": was })), Some(json!({ "lines": now }))))
+}
+
+/// A speaker's earlier name put back (`before`: `{number, name}`).
+fn restore_speaker_name(
+    tx: &Transaction,
+    meeting: i64,
+    before: Option<&Value>,
+) -> StoreResult<Restored> {
+    let number = before.and_then(|b| b["number"].as_i64()).ok_or_else(|| gone("speaker"))?;
+    let wanted = before.and_then(|b| b["name"].as_str());
+    let had =
+        crate::speakers::set_name(tx, meeting, number, wanted).map_err(|error| match error {
+            StoreError::NotFound => gone("speaker"),
+            other => other,
+        })?;
+    Ok((
+        Some(json!({ "number": number, "name": had })),
+        Some(json!({ "number": number, "name": wanted })),
+    ))
 }
 
 fn line_id(line: &Value) -> Option<i64> {

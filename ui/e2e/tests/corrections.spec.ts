@@ -102,6 +102,7 @@ test('a line is fixed with the keyboard, given to another speaker, and the word 
   await learned.getByRole('button', { name: 'Forget Siobhan' }).click();
   await expect(page.getByText('Forgot “Siobhan”')).toBeVisible();
   await expect(learned.getByRole('listitem')).toHaveText([/None yet/]);
+  await shots(page, 'corrections-learned-forgotten');
   const settings = await service.get<{ transcription: { learned: string[] } }>('/ui/settings');
   expect(settings.transcription.learned).toEqual([]);
 });
