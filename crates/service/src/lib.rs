@@ -40,7 +40,7 @@ use crate::models::engine::SharedEngine;
 use crate::models::weights::{self, SpeakerModel, VadModel};
 use crate::recording::Recorder;
 use crate::state::{Access, AppState, Configuration, Core, Models, Shared, Work};
-use crate::upkeep::{index_build, leftovers, retention, search_index};
+use crate::upkeep::{database, index_build, leftovers, retention, search_index};
 
 pub use crate::base::error::is_storage_full;
 pub use crate::base::folder_lock::FolderInUse;
@@ -169,6 +169,7 @@ impl Service {
             tokio::spawn(tasks::finish_stranded_recordings(state.clone())),
             tokio::spawn(recording::calls::run(state.clone())),
             tokio::spawn(search_index::run(state.clone())),
+            tokio::spawn(database::run(state.clone())),
             tokio::spawn(meaning::background::run(state.clone())),
             tokio::spawn(retention::run(state.clone(), state.core.environment.retention_sweep())),
         ];

@@ -11,6 +11,7 @@ mod error;
 mod grouped;
 mod history;
 mod index;
+mod index_upkeep;
 mod jobs;
 mod kept;
 mod ledger;
@@ -36,6 +37,7 @@ pub use error::{StoreError, StoreResult};
 pub use grouped::{MatchesPage, MeetingMatches, SearchCursor};
 pub use history::{Author, ChangeRecord, FOLD_MS};
 pub use index::IndexProgress;
+pub use index_upkeep::Checkpoint;
 pub use jobs::{JobKind, JobRecord, NotesOutcome, Pass, TranscriptionEnd};
 pub use meaning::{
     EmbeddingSource, NewPassage, PassageContent, PassageRecord, PassageSource, StoredVector,

@@ -19,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0008_transcribe_again.sql"),
     include_str!("../migrations/0009_passages.sql"),
     include_str!("../migrations/0010_person_record.sql"),
+    include_str!("../migrations/0011_index_merges.sql"),
 ];
 
 /// The schema version this build makes and reads.

@@ -1,7 +1,7 @@
 //! The connection pool: one writer and a few readers, all on the same WAL database.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -10,6 +10,10 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 use crate::{index, migrations, StoreResult};
 
 const READERS: usize = 4;
+/// The writer's own checkpoint, a backstop: the service checkpoints from a
+/// connection of its own long before the WAL holds this many pages (40 MB),
+/// so that no write's commit pays for copying and syncing the database.
+const CHECKPOINT_BACKSTOP_PAGES: i64 = 10_000;
 
 /// The database. Cheap to share behind an `Arc`; every call blocks its thread, so
 /// async callers run it on a blocking thread.
@@ -20,6 +24,10 @@ pub struct Store {
     // close checkpoints the WAL into the database, and only the writer can.
     readers: Vec<Mutex<Connection>>,
     next: AtomicUsize,
+    // Copies the WAL into the database beside the writer (index_upkeep.rs).
+    pub(crate) checkpointer: Mutex<Connection>,
+    // Write transactions committed since the store opened.
+    pub(crate) writes: AtomicU64,
     // The writer lock serialises writes: SQLite allows one writer at a time anyway,
     // and holding our own lock avoids busy-waiting inside SQLite.
     writer: Mutex<Connection>,
@@ -31,6 +39,7 @@ impl Store {
         let mut writer = Connection::open(path)?;
         configure(&writer)?;
         writer.pragma_update(None, "journal_mode", "WAL")?;
+        writer.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_BACKSTOP_PAGES)?;
         let backups = path.parent().unwrap_or(Path::new(".")).join("backups");
         migrations::apply(&mut writer, &backups)?;
         if index::is_ready(&writer)? {
@@ -43,11 +52,16 @@ impl Store {
             configure(&reader)?;
             readers.push(Mutex::new(reader));
         }
+        let checkpointer = Connection::open(path)?;
+        configure(&checkpointer)?;
+        checkpointer.pragma_update(None, "wal_autocheckpoint", 0)?;
         Ok(Store {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers,
             next: AtomicUsize::new(0),
+            checkpointer: Mutex::new(checkpointer),
+            writes: AtomicU64::new(0),
         })
     }
 
@@ -70,6 +84,7 @@ impl Store {
         let value = work(&transaction)?;
         index::flush_dirty(&transaction)?;
         transaction.commit()?;
+        self.writes.fetch_add(1, Ordering::Relaxed);
         Ok(value)
     }
 
@@ -95,6 +110,6 @@ fn configure(connection: &Connection) -> StoreResult<()> {
 
 /// A poisoned lock only means another thread panicked while holding it; the
 /// connection itself is still usable (SQLite rolled back any open transaction).
-fn lock(mutex: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+pub(crate) fn lock(mutex: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
