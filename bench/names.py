@@ -15,7 +15,7 @@ Each meeting is spoken by espeak-ng and transcribed by the `transcribe`
 example of recorder-stt (the service's chain: decode, VAD, whisper.cpp) with
 `--prompt`. Counts are reported, never asserted.
 
-usage: bench/names.py [--model GGML] [--threads N] [--report PATH]
+usage: bench/names.py [--model GGML] [--threads N] [--beam N] [--report PATH]
        (builds the example in the dev profile, where whisper.cpp is -O3)
 """
 
@@ -71,8 +71,11 @@ def speak(text: str, path: Path) -> None:
     subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", str(path), text], check=True)
 
 
+BEAM: list[str] = []  # ["--beam", "N"] with --beam
+
+
 def transcribe(model: Path, wav: Path, threads: int, prompt: str) -> tuple[str, float]:
-    command = [str(EXAMPLE), str(model), str(wav), str(threads)]
+    command = [str(EXAMPLE), str(model), str(wav), str(threads)] + BEAM
     if prompt:
         command += ["--prompt", prompt]
     started = time.monotonic()
@@ -170,7 +173,9 @@ def report(args, rows: list[dict], speech: list[dict]) -> str:
     lines = [
         f"# Names and terms spelled right ({datetime.date.today()})",
         "",
-        f"Model `{args.model.name}`, {args.threads} threads, the `transcribe` example (dev profile;"
+        f"Model `{args.model.name}`, {args.threads} threads,"
+        f" {'beam search of ' + str(args.beam) if args.beam else 'greedy decoding'},"
+        " the `transcribe` example (dev profile;"
         " whisper.cpp at -O3). Meetings: bench/fixtures/names.json, spoken by espeak-ng (en-us).",
         "",
         "| words given (prompt) | names and terms right, of those spoken | of those the source knows |"
@@ -195,9 +200,12 @@ def main() -> None:
     parser.add_argument("--model", type=Path,
                         default=ROOT / "target" / "test-models" / "ggml-tiny.en-q8_0.bin")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--beam", type=int, default=0, help="beam search of N (0: greedy)")
     parser.add_argument("--report", type=Path,
                         default=ROOT / "bench" / "results" / f"names-{datetime.date.today()}.md")
     args = parser.parse_args()
+    if args.beam:
+        BEAM.extend(["--beam", str(args.beam)])
     subprocess.run(["cargo", "build", "-q", "--locked", "-p", "recorder-stt", "--features",
                     "whisper", "--example", "transcribe"], check=True, cwd=ROOT)
     meetings = json.loads((ROOT / "bench" / "fixtures" / "names.json").read_text())["meetings"]

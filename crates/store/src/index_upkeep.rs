@@ -37,8 +37,10 @@ impl crate::Store {
         let table = MERGED[step % MERGED.len()];
         self.write(|tx| {
             let before = tx.total_changes();
-            tx.prepare_cached(&format!("INSERT INTO {table} ({table}, rank) VALUES ('merge', ?1)"))?
-                .execute([pages])?;
+            tx.prepare_cached(&format!(
+                "INSERT INTO {table} ({table}, rank) VALUES ('merge', ?1)"
+            ))?
+            .execute([pages])?;
             // FTS5 counts two changes or more when it merged anything.
             Ok(tx.total_changes() - before >= 2)
         })
@@ -54,8 +56,10 @@ impl crate::Store {
     /// and writes go on meanwhile).
     pub fn checkpoint(&self) -> StoreResult<Checkpoint> {
         let connection = lock(&self.checkpointer);
-        let (wal_frames, copied) = connection
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| Ok((row.get(1)?, row.get(2)?)))?;
+        let (wal_frames, copied) =
+            connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                Ok((row.get(1)?, row.get(2)?))
+            })?;
         Ok(Checkpoint { wal_frames, copied })
     }
 }

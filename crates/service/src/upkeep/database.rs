@@ -19,7 +19,8 @@ const PAUSE: Duration = Duration::from_millis(5);
 
 pub async fn run(state: AppState) {
     let store = state.core.store.clone();
-    let mut seen = store.writes();
+    // Once at start too: merges left by an earlier run, or by a tool.
+    let mut seen = u64::MAX;
     loop {
         tokio::select! {
             _ = state.core.shutdown.cancelled() => return,

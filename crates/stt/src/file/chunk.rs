@@ -19,26 +19,63 @@ pub fn transcribe_chunk(
     engine: &mut dyn Transcriber,
     samples: &[f32],
 ) -> Result<ChunkResult, SttError> {
-    let length_ms = samples.len() as i64 / 16;
-    let mut result = engine.transcribe(samples)?;
+    let mut result = finished(engine, samples, Prompt::Given)?;
     if !engine.prompt().is_empty() {
-        let plain = engine.transcribe_plain(samples)?;
+        // Each version finished before they are weighed: a prompt that makes
+        // whisper stop early ("Aurelien said Ye…") is not a prompt that lost
+        // the rest of the chunk.
+        let plain = finished(engine, samples, Prompt::Without)?;
+        if more_prompt_words(&result, &plain, engine.prompt())
+            && !prompt_helped(&result, &plain, engine.prompt())
+        {
+            result = last_heard_again(engine, samples, result)?;
+        }
         if !prompt_helped(&result, &plain, engine.prompt()) {
             result = plain;
         }
     }
+    result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
+    Ok(result)
+}
+
+/// With the engine's prompt or without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prompt {
+    Given,
+    Without,
+}
+
+fn once(
+    engine: &mut dyn Transcriber,
+    samples: &[f32],
+    prompt: Prompt,
+) -> Result<ChunkResult, SttError> {
+    match prompt {
+        Prompt::Given => engine.transcribe(samples),
+        Prompt::Without => engine.transcribe_plain(samples),
+    }
+}
+
+/// The chunk transcribed, and where the text ends well before the chunk
+/// does, the rest transcribed on its own (at most [`TAIL_RETRIES`] times).
+fn finished(
+    engine: &mut dyn Transcriber,
+    samples: &[f32],
+    prompt: Prompt,
+) -> Result<ChunkResult, SttError> {
+    let length_ms = samples.len() as i64 / 16;
+    let mut result = once(engine, samples, prompt)?;
     for _ in 0..TAIL_RETRIES {
         let covered_ms = result.segments.iter().map(|s| s.end_ms).max().unwrap_or(0);
         if covered_ms == 0 || length_ms - covered_ms <= TAIL_GAP_MS {
             break;
         }
-        let tail = engine.transcribe(span(samples, covered_ms, length_ms))?;
+        let tail = once(engine, span(samples, covered_ms, length_ms), prompt)?;
         if tail.segments.is_empty() {
             break;
         }
         result.segments.extend(shifted(tail.segments, covered_ms));
     }
-    result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
     Ok(result)
 }
 
@@ -54,6 +91,34 @@ fn prompt_helped(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> b
         result.segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
     };
     heard(prompted) > heard(plain) && letters_in(prompted) * 10 >= letters_in(plain) * 9
+}
+
+fn more_prompt_words(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> bool {
+    let heard = |result: &ChunkResult| -> usize {
+        result.segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
+    };
+    heard(prompted) > heard(plain)
+}
+
+/// The last segment transcribed again from its start to the chunk's end:
+/// with a prompt, whisper sometimes stops inside it ("Aurelien said Ye"),
+/// its times still reaching the end. Kept when it has more letters.
+fn last_heard_again(
+    engine: &mut dyn Transcriber,
+    samples: &[f32],
+    mut result: ChunkResult,
+) -> Result<ChunkResult, SttError> {
+    let Some(last) = result.segments.last() else { return Ok(result) };
+    let from = last.start_ms.max(0);
+    let again = engine.transcribe(span(samples, from, samples.len() as i64 / 16))?;
+    let letters = |segments: &[RawSegment]| -> usize {
+        segments.iter().map(|s| s.text.chars().filter(|c| c.is_alphanumeric()).count()).sum()
+    };
+    if letters(&again.segments) > letters(std::slice::from_ref(last)) {
+        result.segments.pop();
+        result.segments.extend(shifted(again.segments, from));
+    }
+    Ok(result)
 }
 
 fn letters_in(result: &ChunkResult) -> usize {
@@ -167,6 +232,67 @@ mod tests {
         let dropped = "Siobhan agreed.";
         let whole = "Shivon agreed, and the rest of the team will review the budget on Friday.";
         assert_eq!(chosen(dropped, whole), whole, "a name is not worth a lost sentence");
+    }
+
+    /// With its prompt, stops inside its last segment when given the whole
+    /// chunk (its times still reaching the end), and says that segment
+    /// whole when given it from its start.
+    struct StopsInsideTheLast {
+        calls: Vec<usize>,
+    }
+
+    impl Transcriber for StopsInsideTheLast {
+        fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+            self.calls.push(samples.len());
+            let segment = |start_ms, end_ms, text: &str| RawSegment {
+                start_ms,
+                end_ms,
+                text: text.into(),
+                no_speech_probability: 0.0,
+            };
+            let segments = if samples.len() == 16 * 6_000 {
+                vec![
+                    segment(0, 3_000, "Thandiwe asked whether Aurelien had finished the budget."),
+                    segment(3_000, 6_000, "Aurelien said Ye"),
+                ]
+            } else {
+                vec![segment(0, 3_000, "Aurelien said Yevgenia still needs a week.")]
+            };
+            Ok(ChunkResult { segments, language: None })
+        }
+        fn prompt(&self) -> &str {
+            "Thandiwe Nkosi, Aurelien Giraud, Yevgenia Kuznetsova."
+        }
+        fn transcribe_plain(&mut self, _samples: &[f32]) -> Result<ChunkResult, SttError> {
+            let text = "And it asked whether a million had finished the budget. Or a million said \
+                        you have genius still needs a week.";
+            Ok(ChunkResult {
+                segments: vec![RawSegment {
+                    start_ms: 0,
+                    end_ms: 6_000,
+                    text: text.into(),
+                    no_speech_probability: 0.0,
+                }],
+                language: None,
+            })
+        }
+    }
+
+    #[test]
+    fn a_prompted_text_cut_short_inside_its_last_segment_has_that_segment_heard_again() {
+        let mut engine = StopsInsideTheLast { calls: Vec::new() };
+        let result = transcribe_chunk(&mut engine, &vec![0.0; 16 * 6_000]).expect("ok");
+        let text: Vec<&str> = result.segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            text,
+            [
+                "Thandiwe asked whether Aurelien had finished the budget.",
+                "Aurelien said Yevgenia still needs a week."
+            ],
+            "the names, and nothing lost"
+        );
+        assert_eq!(result.segments[1].start_ms, 3_000, "in the chunk's time");
+        assert_eq!(engine.calls, [16 * 6_000, 16 * 3_000], "the last segment's audio once more");
     }
 
     /// Says one segment of 4 s per call, then stops, like a window that ends early.
