@@ -278,8 +278,8 @@ fn a_migration_that_does_not_fit_leaves_the_database_as_it_was() {
     assert!(line.contains("listening on"), "{line}");
     let _ = started.kill();
     let _ = started.wait();
-    // Migrated to the newest schema (crates/store/migrations: 0010_person_record).
-    assert_eq!(schema_version(&data.join("recorder.db")), 10);
+    // Migrated to the newest schema (crates/store/migrations: 0011_index_merges).
+    assert_eq!(schema_version(&data.join("recorder.db")), 11);
     let copies: Vec<_> =
         std::fs::read_dir(data.join("backups")).expect("backups").flatten().collect();
     assert_eq!(copies.len(), 1);
