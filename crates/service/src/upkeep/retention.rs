@@ -11,8 +11,8 @@ use recorder_settings::Settings;
 use recorder_store::RetentionCutoffs;
 
 use crate::base::clock::now_ms;
-use crate::base::error::ApiError;
 use crate::state::{AppState, Core};
+use crate::upkeep::blocking;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -112,16 +112,6 @@ async fn remove_audio(state: &AppState, id: &MeetingId, now: i64) -> bool {
     tracing::info!(meeting_id = %id, "retention: removed audio older than its retention");
     state.core.events.emit(Event::meeting_changed(id));
     true
-}
-
-/// Store work off the runtime; a failure is logged (by `ApiError::internal`) and
-/// gives `None`, so one bad row never stops the sweep.
-async fn blocking<T: Send + 'static>(
-    state: &AppState,
-    what: &'static str,
-    work: impl FnOnce(&recorder_store::Store) -> recorder_store::StoreResult<T> + Send + 'static,
-) -> Option<T> {
-    state.db(move |store| work(store).map_err(|error| ApiError::internal(what, error))).await.ok()
 }
 
 /// Removes `meetings/<id>/` (after the rows are gone, or by retention); whether

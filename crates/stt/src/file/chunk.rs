@@ -25,9 +25,7 @@ pub fn transcribe_chunk(
         // whisper stop early ("Aurelien said Ye…") is not a prompt that lost
         // the rest of the chunk.
         let plain = finished(engine, samples, Prompt::Without)?;
-        if more_prompt_words(&result, &plain, engine.prompt())
-            && !prompt_helped(&result, &plain, engine.prompt())
-        {
+        if more_prompt_words(&result, &plain, engine.prompt()) && !kept_letters(&result, &plain) {
             result = last_heard_again(engine, samples, result)?;
         }
         if !prompt_helped(&result, &plain, engine.prompt()) {
@@ -87,10 +85,7 @@ fn finished(
 /// with another meeting's names), so the text without it is kept unless the
 /// prompt earned its place.
 fn prompt_helped(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> bool {
-    let heard = |result: &ChunkResult| -> usize {
-        result.segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
-    };
-    heard(prompted) > heard(plain) && letters_in(prompted) * 10 >= letters_in(plain) * 9
+    more_prompt_words(prompted, plain, prompt) && kept_letters(prompted, plain)
 }
 
 fn more_prompt_words(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> bool {
@@ -98,6 +93,11 @@ fn more_prompt_words(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) 
         result.segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
     };
     heard(prompted) > heard(plain)
+}
+
+/// At least 90 % of the letters written without the prompt.
+fn kept_letters(prompted: &ChunkResult, plain: &ChunkResult) -> bool {
+    letters_in(&prompted.segments) * 10 >= letters_in(&plain.segments) * 9
 }
 
 /// The last segment transcribed again from its start to the chunk's end:
@@ -111,18 +111,15 @@ fn last_heard_again(
     let Some(last) = result.segments.last() else { return Ok(result) };
     let from = last.start_ms.max(0);
     let again = engine.transcribe(span(samples, from, samples.len() as i64 / 16))?;
-    let letters = |segments: &[RawSegment]| -> usize {
-        segments.iter().map(|s| s.text.chars().filter(|c| c.is_alphanumeric()).count()).sum()
-    };
-    if letters(&again.segments) > letters(std::slice::from_ref(last)) {
+    if letters_in(&again.segments) > letters_in(std::slice::from_ref(last)) {
         result.segments.pop();
         result.segments.extend(shifted(again.segments, from));
     }
     Ok(result)
 }
 
-fn letters_in(result: &ChunkResult) -> usize {
-    result.segments.iter().map(|s| s.text.chars().filter(|c| c.is_alphanumeric()).count()).sum()
+fn letters_in(segments: &[RawSegment]) -> usize {
+    segments.iter().map(|s| s.text.chars().filter(|c| c.is_alphanumeric()).count()).sum()
 }
 
 /// A segment this long with fewer words per second than this skipped speech.
