@@ -71,7 +71,7 @@ def speak(text: str, path: Path) -> None:
     subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", str(path), text], check=True)
 
 
-BEAM: list[str] = []  # ["--beam", "N"] with --beam
+BEAM: list[str] = []  # the example's flags: ["--beam", "N"] with --beam, ["--bias", …]
 
 
 def transcribe(model: Path, wav: Path, threads: int, prompt: str) -> tuple[str, float]:
@@ -201,11 +201,15 @@ def main() -> None:
                         default=ROOT / "target" / "test-models" / "ggml-tiny.en-q8_0.bin")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--beam", type=int, default=0, help="beam search of N (0: greedy)")
+    parser.add_argument("--bias", help="START,NEXT logits for the prompt's rare words, or off "
+                        "(default: the engine's own)")
     parser.add_argument("--report", type=Path,
                         default=ROOT / "bench" / "results" / f"names-{datetime.date.today()}.md")
     args = parser.parse_args()
     if args.beam:
         BEAM.extend(["--beam", str(args.beam)])
+    if args.bias:
+        BEAM.extend(["--bias", args.bias])
     subprocess.run(["cargo", "build", "-q", "--locked", "-p", "recorder-stt", "--features",
                     "whisper", "--example", "transcribe"], check=True, cwd=ROOT)
     meetings = json.loads((ROOT / "bench" / "fixtures" / "names.json").read_text())["meetings"]

@@ -37,6 +37,12 @@ test.afterAll(async () => {
 const prompts = () => w.proxy.requests('POST', '/v1/recording/prompt');
 const endedReports = () => w.proxy.requests('POST', '/v1/recording/ended').map((r) => JSON.parse(r.body) as Record<string, unknown>);
 const pending = async () => (await w.service.get<{ prompts: Prompt[] }>('/ui/prompts')).prompts;
+/** The prompt the app shows: the proxy logs the extension's request before the
+ * service has answered it, so this waits for it. */
+async function shownPrompt(): Promise<Prompt> {
+  await until(async () => (await pending()).length > 0, true, 5_000, 'a prompt shown in the app');
+  return (await pending())[0];
+}
 
 async function popup(): Promise<Page> {
   const page = await w.firefox.extensionPage('popup/popup.html');
@@ -94,7 +100,7 @@ for (const product of PRODUCTS) {
     expect(sent.source_app).toBe(product.source_app);
     expect(sent.url).toBe(product.promptUrl);
     expect(sent.title).toBe(product.title('synthetic'));
-    const [shown] = await pending();
+    const shown = await shownPrompt();
     expect(shown.url).toBe(product.promptUrl);
     await setState(tab, 'muted');
     await pause(300);
@@ -119,7 +125,7 @@ test('teams.cloud.microsoft is recognised; going to another page reports the end
   const tab = await openMeeting(w.firefox, PRODUCTS[2], url);
   await setState(tab, 'live');
   await until(() => prompts().length - before, 1, 10_000, 'prompts');
-  const [shown] = await pending();
+  const shown = await shownPrompt();
   expect(shown.source_app).toBe('teams');
   expect(shown.url).toBe(url);
   await answer(shown, 'decline');
@@ -140,7 +146,7 @@ test('REC while recording, muting from the popup, and closing the tab of the cal
   const tab = await openMeeting(w.firefox, product);
   await setState(tab, 'live');
   await until(() => prompts().length - before, 1, 10_000, 'prompts');
-  const [shown] = await pending();
+  const shown = await shownPrompt();
   await answer(shown, 'record');
   // The worker awaits the answer on /v1/events: REC without waiting for a poll.
   await until(() => badge(w.firefox), 'REC', 5_000, 'badge');

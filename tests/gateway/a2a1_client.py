@@ -4,7 +4,10 @@ reads the JSON it prints.
 
     a2a1_client.py URL TOKEN basic
     a2a1_client.py URL TOKEN cancel MEETING_ID
-    a2a1_client.py URL TOKEN skill SKILL ARGS_JSON
+    a2a1_client.py URL TOKEN skill SKILL ARGS_JSON [AGENT]
+
+AGENT, when given, is the name the client goes by in a meeting's history: the
+request's `metadata.agent`.
 """
 
 from __future__ import annotations
@@ -106,11 +109,14 @@ async def cancel(url: str, token: str, meeting_id: str) -> dict:
     return out
 
 
-async def skill(url: str, token: str, name: str, args: dict) -> dict:
+async def skill(url: str, token: str, name: str, args: dict, agent: str | None) -> dict:
     """One SendMessage (not streamed) with the data part {skill, args}."""
+    request = SendMessageRequest(message=skill_message(name, args))
+    if agent:
+        request.metadata.update({"agent": agent})
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
         client = await create_client(url, client_config=ClientConfig(httpx_client=http, streaming=False))
-        out = {"send": await collect(client, SendMessageRequest(message=skill_message(name, args)))}
+        out = {"send": await collect(client, request)}
         await client.close()
     return out
 
@@ -122,7 +128,7 @@ def main() -> None:
     elif scenario == "cancel":
         work = cancel(url, token, rest[0])
     else:
-        work = skill(url, token, rest[0], json.loads(rest[1]))
+        work = skill(url, token, rest[0], json.loads(rest[1]), rest[2] if len(rest) > 2 else None)
     print(json.dumps(asyncio.run(work)))
 
 

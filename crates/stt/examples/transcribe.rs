@@ -1,12 +1,15 @@
 //! Transcribes one audio file with the whole chain the service uses and
 //! prints the segments, the real-time factor and the peak memory. Used by the
 //! benchmark (`bench/stt.sh`) and handy by hand:
-//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--gpu]`
+//! `cargo run --release -p recorder-stt --example transcribe -- MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--bias START,NEXT|off] [--gpu]`
 //! (VAD: Silero weights, `silero-vad.safetensors`; without, the energy gate.
 //! Like the service's file jobs, each chunk is encoded only as far as it fills
 //! whisper's window; `--full-window` encodes all 30 s. `--beam N`: beam search
 //! with N candidates instead of greedy decoding; `--prompt`: the words to
 //! expect, as the service gives them, e.g. "Siobhan, Krzysztof Kowalczyk.";
+//! `--bias`: how much the prompt's rare words are favoured as whisper decodes
+//! (logits for a word's first token and for the one carrying it on; `off`:
+//! the prompt only);
 //! `--workers N`: N whisper states on the same weights transcribing chunks at
 //! once, THREADS each; `--gpu`: on the GPU where there is one.)
 
@@ -14,6 +17,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use recorder_stt::bias::BiasStrength;
 use recorder_stt::engine::{
     CallOptions, Decoding, Device, EngineOptions, Transcriber, WhisperEngine,
 };
@@ -23,7 +27,7 @@ use recorder_stt::vad::Gate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut args, flags) = split_flags(std::env::args().skip(1).collect())?;
-    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--gpu]";
+    let usage = "usage: transcribe MODEL FILE [THREADS] [VAD] [--workers N] [--full-window] [--beam N] [--prompt TEXT] [--bias START,NEXT|off] [--gpu]";
     let model = PathBuf::from(args.next().ok_or(usage)?);
     let file = PathBuf::from(args.next().ok_or(usage)?);
     let threads = args.next().map(|t| t.parse()).transpose()?.unwrap_or(1);
@@ -36,6 +40,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for engine in &mut engines {
         engine.set_call(flags.call);
+        if let Some(strength) = flags.bias {
+            engine.set_bias_strength(strength);
+        }
         engine.set_prompt(&flags.prompt)?;
     }
     let backend = engines[0].backend().to_string();
@@ -75,6 +82,8 @@ struct Flags {
     prompt: String,
     workers: usize,
     device: Device,
+    /// `None`: the engine's own.
+    bias: Option<Option<BiasStrength>>,
 }
 
 type Positional = std::vec::IntoIter<String>;
@@ -82,7 +91,8 @@ type Positional = std::vec::IntoIter<String>;
 /// Positional arguments and the flags.
 fn split_flags(args: Vec<String>) -> Result<(Positional, Flags), Box<dyn std::error::Error>> {
     let call = CallOptions { fit_window: true, ..CallOptions::default() };
-    let mut flags = Flags { call, prompt: String::new(), workers: 1, device: Device::Cpu };
+    let mut flags =
+        Flags { call, prompt: String::new(), workers: 1, device: Device::Cpu, bias: None };
     let mut positional = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -94,10 +104,20 @@ fn split_flags(args: Vec<String>) -> Result<(Positional, Flags), Box<dyn std::er
             "--prompt" => flags.prompt = args.next().ok_or("--prompt TEXT")?,
             "--workers" => flags.workers = args.next().ok_or("--workers N")?.parse()?,
             "--gpu" => flags.device = Device::Gpu,
+            "--bias" => flags.bias = Some(bias_strength(&args.next().ok_or("--bias START,NEXT")?)?),
             _ => positional.push(arg),
         }
     }
     Ok((positional.into_iter(), flags))
+}
+
+/// `START,NEXT` in logits, or `off`.
+fn bias_strength(text: &str) -> Result<Option<BiasStrength>, Box<dyn std::error::Error>> {
+    if text == "off" {
+        return Ok(None);
+    }
+    let (start, next) = text.split_once(',').ok_or("--bias START,NEXT or off")?;
+    Ok(Some(BiasStrength { start: start.trim().parse()?, next: next.trim().parse()? }))
 }
 
 fn peak_rss_kib() -> u64 {

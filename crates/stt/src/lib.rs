@@ -3,6 +3,8 @@
 //! CTranslate2 → ggml model converter.
 
 pub mod audio;
+#[cfg(feature = "whisper")]
+pub mod bias;
 pub mod catalogue;
 pub mod convert;
 pub mod engine;

@@ -22,8 +22,7 @@ const MIN_HEARD_LETTERS: usize = 4;
 impl Lexicon {
     pub fn from_prompt(prompt: &str) -> Self {
         let mut words: Vec<(String, String)> = Vec::new();
-        for word in prompt.split(|c: char| !is_word_char(c)) {
-            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        for word in words_of(prompt) {
             let lower = word.to_lowercase();
             if letters(word) >= MIN_KNOWN_LETTERS && !words.iter().any(|(_, known)| *known == lower)
             {
@@ -98,7 +97,15 @@ fn slips_allowed(word: &str) -> usize {
     }
 }
 
-fn letters(word: &str) -> usize {
+/// The words of a prompt (names and terms), their edge marks trimmed.
+pub(crate) fn words_of(prompt: &str) -> impl Iterator<Item = &str> {
+    prompt
+        .split(|c: char| !is_word_char(c))
+        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|word| !word.is_empty())
+}
+
+pub(crate) fn letters(word: &str) -> usize {
     word.chars().filter(|c| c.is_alphabetic()).count()
 }
 

@@ -8,7 +8,8 @@ use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
 };
 
-use crate::spelling::Lexicon;
+use crate::bias::{Bias, BiasStrength};
+use crate::spelling::{letters, Lexicon};
 use crate::transcriber::{
     fitted_audio_ctx, Backend, CallOptions, ChunkResult, Decoding, EngineOptions, RawSegment,
     SttError, Transcriber,
@@ -25,6 +26,10 @@ pub struct WhisperEngine {
     /// The prompt's names and terms, put right where heard one slip off
     /// (with or without the prompt given to whisper).
     lexicon: Lexicon,
+    /// The prompt's rare words, favoured as whisper decodes.
+    bias: Bias,
+    /// How strongly ([`crate::bias::DEFAULT_STRENGTH`] unless set).
+    bias_strength: Option<BiasStrength>,
     /// The weights, shared with [`WhisperEngine::sibling`]s.
     context: Arc<WhisperContext>,
     /// Where it runs.
@@ -73,6 +78,8 @@ impl WhisperEngine {
             call: CallOptions::default(),
             prompt: Default::default(),
             lexicon: Lexicon::default(),
+            bias: Bias::default(),
+            bias_strength: Some(crate::bias::DEFAULT_STRENGTH),
             context,
             backend,
         })
@@ -94,6 +101,8 @@ impl WhisperEngine {
             call: CallOptions::default(),
             prompt: Default::default(),
             lexicon: Lexicon::default(),
+            bias: Bias::default(),
+            bias_strength: self.bias_strength,
             context: self.context.clone(),
             backend: self.backend.clone(),
         })
@@ -137,8 +146,32 @@ impl WhisperEngine {
         }
         self.lexicon =
             if tokens.is_empty() { Lexicon::default() } else { Lexicon::from_prompt(prompt) };
+        self.bias = if tokens.is_empty() { Bias::default() } else { self.bias_of(prompt) };
         self.prompt = (prompt.to_owned(), tokens);
         Ok(())
+    }
+
+    /// How strongly the prompt's rare words are favoured as whisper decodes;
+    /// `None`: not at all (the prompt only). For measuring (bench/names.py).
+    pub fn set_bias_strength(&mut self, strength: Option<BiasStrength>) {
+        self.bias_strength = strength;
+        self.bias.set_strength(strength);
+    }
+
+    /// The prompt's words of three letters or more as whisper's tokens, each
+    /// after a space; [`Bias::new`] keeps those of several tokens.
+    fn bias_of(&self, prompt: &str) -> Bias {
+        let mut words = Vec::new();
+        for word in crate::spelling::words_of(prompt).filter(|word| letters(word) >= 3) {
+            let spaced = format!(" {word}");
+            if let Ok(tokens) = self.context.tokenize(&spaced, spaced.len() + 1) {
+                words.push(tokens);
+            }
+        }
+        let n_vocab = usize::try_from(self.context.n_vocab()).unwrap_or(0);
+        let mut bias = Bias::new(words, n_vocab, self.context.token_eot());
+        bias.set_strength(self.bias_strength);
+        bias
     }
 
     /// Whether whisper's tokenizer has no single token for `word` (after a
@@ -174,8 +207,10 @@ impl Transcriber for WhisperEngine {
 
     fn transcribe_plain(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
         let prompt = std::mem::take(&mut self.prompt);
+        let bias = std::mem::take(&mut self.bias);
         let result = self.transcribe(samples);
         self.prompt = prompt;
+        self.bias = bias;
         result
     }
 
@@ -206,7 +241,8 @@ impl Transcriber for WhisperEngine {
         if !self.prompt.1.is_empty() {
             params.set_tokens(&self.prompt.1);
         }
-        self.state.full(params, samples).map_err(|e| SttError::Engine(e.to_string()))?;
+        crate::bias::full_with(&mut self.state, params, samples, &self.bias)
+            .map_err(|e| SttError::Engine(e.to_string()))?;
         let mut segments = Vec::new();
         for segment in self.state.as_iter() {
             let text = segment.to_str_lossy().map_err(|e| SttError::Engine(e.to_string()))?;

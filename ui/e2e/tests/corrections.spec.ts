@@ -170,3 +170,32 @@ test('my notes are saved as they are typed: a kill -9 a second later loses nothi
   await settled(page);
   await expect(page.getByRole('textbox', { name: 'My notes' })).toHaveValue('- ask Priya about the proposal');
 });
+
+test('my notes open in two windows: each takes what the other saved, neither saves over it', async ({ page, context }) => {
+  await service.signIn(page);
+  await page.goto(service.url(`/meetings/${id}`));
+  await settled(page);
+  const other = await context.newPage();
+  await other.goto(service.url(`/meetings/${id}`));
+  await settled(other);
+  const here = page.getByRole('textbox', { name: 'My notes' });
+  const there = other.getByRole('textbox', { name: 'My notes' });
+  const first = '- ask Priya about the proposal';
+  await expect(there).toHaveValue(first);
+
+  await here.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n- book the room', { delay: 20 });
+  await expect(there).toHaveValue(`${first}\n- book the room`);
+  await expect(other.getByRole('status').filter({ hasText: 'Updated from another window' })).toBeVisible();
+
+  await there.click();
+  await other.keyboard.press('Control+End');
+  await other.keyboard.type('\n- thank Dana', { delay: 20 });
+  const all = `${first}\n- book the room\n- thank Dana`;
+  await expect(here).toHaveValue(all);
+  await expect
+    .poll(async () => (await service.get<Meeting>(`/ui/meetings/${id}`)).notes!.find((n) => n.kind === 'mine')?.content_md)
+    .toBe(all);
+  await other.close();
+});

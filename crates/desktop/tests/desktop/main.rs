@@ -33,6 +33,7 @@ async fn the_window_shows_the_library_and_the_tray_drives_a_recording() {
     let data = session.home().join("data");
     let jfk = recorder_test_support::speech::jfk_wav();
     let jfk = jfk.to_string_lossy();
+    guide_seen(&data);
     let app = App::start(&session, &data, &["--port", "0", "--mic-file", &jfk, "--sys-file", &jfk]);
     app.wait_log("page shown path=\"/\"", MINUTE);
     tokio::time::sleep(Duration::from_millis(800)).await;
@@ -200,6 +201,7 @@ async fn xdg_open_recorder_pair_reaches_the_running_app_without_a_second_service
     let _turn = ONE_AT_A_TIME.lock().await;
     let session = Session::start().await;
     let data = session.home().join("data");
+    guide_seen(&data);
     let app = App::start(&session, &data, &["--port", "0"]);
     app.wait_log("page shown path=\"/\"", MINUTE);
     register_link_handler(&session, &data);
@@ -380,6 +382,14 @@ async fn start_at_login_writes_and_removes_the_autostart_entry() {
     let off = json!({"general": {"start_at_login": false}});
     assert_eq!(app.call(Method::PATCH, "/ui/settings", Some(off)).await.0, 200);
     wait_for("the entry to go", || !entry.exists()).await;
+}
+
+/// The person has been through the first-run guide, so a screenshot shows the
+/// page behind it.
+fn guide_seen(data: &std::path::Path) {
+    std::fs::create_dir_all(data).expect("data folder");
+    std::fs::write(data.join("settings.json"), r#"{"general": {"show_first_run_guide": false}}"#)
+        .expect("settings.json");
 }
 
 async fn wait_for(what: &str, check: impl Fn() -> bool) {

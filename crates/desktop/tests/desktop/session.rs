@@ -220,13 +220,16 @@ impl Session {
         iface.get_mut().await.inhibited = on;
     }
 
-    /// A screenshot of the whole display (ffmpeg's x11grab).
+    /// A screenshot of the app's window (ffmpeg's x11grab, without the pointer):
+    /// with no window manager it sits at the display's top left, at the size
+    /// it opens with (1180 × 780, `src/window.rs`).
     pub fn screenshot(&self, name: &str) -> PathBuf {
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/desktop-screenshots");
         std::fs::create_dir_all(&folder).expect("screenshot folder");
         let path = folder.join(format!("{name}.png"));
         let status = Command::new("ffmpeg")
-            .args(["-loglevel", "error", "-y", "-f", "x11grab", "-video_size", "1280x800", "-i"])
+            .args(["-loglevel", "error", "-y", "-f", "x11grab", "-draw_mouse", "0"])
+            .args(["-video_size", "1180x780", "-i"])
             .arg(&self.display)
             .args(["-frames:v", "1"])
             .arg(&path)

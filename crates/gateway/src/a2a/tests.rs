@@ -481,7 +481,7 @@ async fn tasks_send_completes_with_text_and_data_parts() {
     assert_eq!(task["status"]["state"], "completed");
     assert!(is_rfc3339(&task["status"]["timestamp"]));
     assert!(task.get("kind").is_none());
-    let routed = crate::router::route(text, chrono::Local::now());
+    let routed = crate::router::route(text, chrono::Local::now()).for_agent(unnamed());
     assert_eq!(runner.calls(), vec![routed.clone()]);
     let artifacts = task["artifacts"].as_array().expect("an array");
     assert_eq!(artifacts.len(), 1);
@@ -551,7 +551,7 @@ async fn a_data_part_bypasses_the_router() {
     assert_eq!(task["artifacts"][0]["parts"][1]["data"]["skill"], "get_action_items");
     let expected =
         SkillCall::named("get_action_items", json!({ "open_only": true })).expect("valid call");
-    assert_eq!(runner.calls(), vec![expected]);
+    assert_eq!(runner.calls(), vec![expected.for_agent(unnamed())]);
 
     // `kind` instead of `type`, no args, a file part beside it.
     let message = json!({
@@ -590,6 +590,29 @@ async fn a_data_part_bypasses_the_router() {
     assert_eq!(runner.calls().len(), 2);
 }
 
+/// The agent a call is made for when the client gives no name.
+fn unnamed() -> Option<String> {
+    Some(super::wire::UNNAMED_CLIENT.to_string())
+}
+
+#[tokio::test]
+async fn a_client_names_itself_for_the_history_with_metadata_agent() {
+    let (runner, app) = quick();
+    let part = json!({ "type": "data", "data": { "skill": "get_action_items" } });
+    let message = json!({ "role": "user", "parts": [part] });
+    let params = json!({ "message": message, "metadata": { "agent": "  tracker-sync " } });
+    result(&app, "tasks/send", params).await;
+    let mut message = v03_message("list my meetings");
+    message["metadata"] = json!({ "agent": "jira-bridge" });
+    result(&app, "message/send", json!({ "message": message })).await;
+    let mut message = v03_message("list my meetings");
+    message["metadata"] = json!({ "agent": "   " });
+    result(&app, "message/send", json!({ "message": message, "metadata": { "agent": 7 } })).await;
+    let agents: Vec<Option<String>> = runner.calls().into_iter().map(|call| call.agent).collect();
+    let named = |name: &str| Some(name.to_string());
+    assert_eq!(agents, vec![named("tracker-sync"), named("jira-bridge"), unnamed()]);
+}
+
 #[tokio::test]
 async fn a_question_is_asked_and_the_data_part_carries_citations() {
     let (runner, app) = quick();
@@ -598,7 +621,7 @@ async fn a_question_is_asked_and_the_data_part_carries_citations() {
         result(&app, "tasks/send", json!({ "id": "t-ask", "message": text_message(text) })).await;
     assert_eq!(task["status"]["state"], "completed");
     let expected = SkillCall::named("ask", json!({ "question": text })).expect("valid call");
-    assert_eq!(runner.calls(), vec![expected]);
+    assert_eq!(runner.calls(), vec![expected.for_agent(unnamed())]);
     let data = &task["artifacts"][0]["parts"][1]["data"];
     assert_eq!(data["skill"], "ask");
     assert_eq!(data["meeting_ids"], json!(["m-1"]));

@@ -85,6 +85,24 @@ fn metadata(parent: &Map<String, Value>) -> Option<Value> {
     parent.get("metadata").filter(|value| value.is_object()).cloned()
 }
 
+/// The name an A2A client goes by in a meeting's history (`agent:<name>`).
+/// A2A has no client name of its own (MCP's `clientInfo.name`), so a client
+/// names itself with `metadata.agent` on the request or on its message; one that
+/// does not is `agent:a2a-client`, never the gateway's own name.
+fn agent_name(params: &Map<String, Value>, message: &Map<String, Value>) -> String {
+    [params, message]
+        .into_iter()
+        .filter_map(|parent| parent.get("metadata")?.get("agent")?.as_str())
+        .map(str::trim)
+        .find(|name| !name.is_empty())
+        .unwrap_or(UNNAMED_CLIENT)
+        .to_string()
+}
+
+/// What the history calls an A2A client that gives no name (the service keeps
+/// letters, digits and `-_. ` of a name, at most 64).
+pub const UNNAMED_CLIENT: &str = "a2a-client";
+
 /// The skill a message asks for: a data part naming `skill` (the first one)
 /// bypasses the router; otherwise the text parts, joined by newlines, are routed.
 fn skill_call(message: &Map<String, Value>, field: &str) -> Result<SkillCall, RpcError> {
@@ -172,7 +190,7 @@ pub fn early_send(params: &Value) -> Result<Ask, RpcError> {
         Some(Value::Object(message)) => message,
         _ => return Err(RpcError::invalid_params("`params.message` must be an object")),
     };
-    let call = skill_call(message, "params.message")?;
+    let call = skill_call(message, "params.message")?.for_agent(Some(agent_name(params, message)));
     let history_length = optional_length(Some(params), "params.historyLength")?;
     Ok(Ask {
         task_id,
@@ -235,7 +253,7 @@ fn message_send(params: &Value, dialect: Dialect) -> Result<Ask, RpcError> {
     required_message_fields(message, roles)?;
     let task_id = optional_id(message, "taskId", "params.message.taskId")?;
     let context_id = optional_id(message, "contextId", "params.message.contextId")?;
-    let call = skill_call(message, "params.message")?;
+    let call = skill_call(message, "params.message")?.for_agent(Some(agent_name(params, message)));
     let configuration = optional_object(params, "configuration", "params.configuration")?;
     // v0.3 says `blocking` (true unless false), 1.0 `returnImmediately`.
     let (key, waits_when) =

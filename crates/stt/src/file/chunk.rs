@@ -25,12 +25,11 @@ pub fn transcribe_chunk(
         // whisper stop early ("Aurelien said Ye…") is not a prompt that lost
         // the rest of the chunk.
         let plain = finished(engine, samples, Prompt::Without)?;
-        if more_prompt_words(&result, &plain, engine.prompt()) && !kept_letters(&result, &plain) {
+        let (with, without) = (&result.segments, &plain.segments);
+        if more_prompt_words(with, without, engine.prompt()) && !kept_letters(with, without) {
             result = last_heard_again(engine, samples, result)?;
         }
-        if !prompt_helped(&result, &plain, engine.prompt()) {
-            result = plain;
-        }
+        result = weighed(result, plain, engine.prompt());
     }
     result.segments = redo_sparse(engine, samples, std::mem::take(&mut result.segments))?;
     Ok(result)
@@ -77,6 +76,44 @@ fn finished(
     Ok(result)
 }
 
+/// The text written with the prompt where it is the better one. When both
+/// versions split the chunk alike (as many segments, each starting and
+/// ending within [`SAME_SPLIT_MS`] of the other's), each segment is weighed
+/// on its own: a prompt that made whisper drop words in one sentence
+/// ("Thandiwe, Aurelien, have finished the budget.") still spells the names
+/// of the next. Otherwise the whole chunk is weighed.
+fn weighed(prompted: ChunkResult, plain: ChunkResult, prompt: &str) -> ChunkResult {
+    if !split_alike(&prompted.segments, &plain.segments) {
+        let helped = prompt_helped(&prompted.segments, &plain.segments, prompt);
+        return if helped { prompted } else { plain };
+    }
+    let segments = prompted
+        .segments
+        .into_iter()
+        .zip(plain.segments)
+        .map(|(with, without)| {
+            if prompt_helped(std::slice::from_ref(&with), std::slice::from_ref(&without), prompt) {
+                with
+            } else {
+                without
+            }
+        })
+        .collect();
+    ChunkResult { segments, language: prompted.language }
+}
+
+/// Segments whose starts and ends differ by no more than this are the same
+/// stretch of speech.
+const SAME_SPLIT_MS: i64 = 1_000;
+
+fn split_alike(a: &[RawSegment], b: &[RawSegment]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(a, b)| {
+            (a.start_ms - b.start_ms).abs() <= SAME_SPLIT_MS
+                && (a.end_ms - b.end_ms).abs() <= SAME_SPLIT_MS
+        })
+}
+
 /// Whether the text written with the prompt is the better one: it has more
 /// of the prompt's words (a name spelled right) and lost nothing (at least
 /// 90 % of the letters written without it; a name spelled right is often
@@ -84,20 +121,20 @@ fn finished(
 /// accuracy elsewhere (tiny.en: WER 0.083 → 0.112 on bench/out/stt/speech.wav
 /// with another meeting's names), so the text without it is kept unless the
 /// prompt earned its place.
-fn prompt_helped(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> bool {
+fn prompt_helped(prompted: &[RawSegment], plain: &[RawSegment], prompt: &str) -> bool {
     more_prompt_words(prompted, plain, prompt) && kept_letters(prompted, plain)
 }
 
-fn more_prompt_words(prompted: &ChunkResult, plain: &ChunkResult, prompt: &str) -> bool {
-    let heard = |result: &ChunkResult| -> usize {
-        result.segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
+fn more_prompt_words(prompted: &[RawSegment], plain: &[RawSegment], prompt: &str) -> bool {
+    let heard = |segments: &[RawSegment]| -> usize {
+        segments.iter().map(|s| hallucination::prompt_words_heard(&s.text, prompt)).sum()
     };
     heard(prompted) > heard(plain)
 }
 
 /// At least 90 % of the letters written without the prompt.
-fn kept_letters(prompted: &ChunkResult, plain: &ChunkResult) -> bool {
-    letters_in(&prompted.segments) * 10 >= letters_in(&plain.segments) * 9
+fn kept_letters(prompted: &[RawSegment], plain: &[RawSegment]) -> bool {
+    letters_in(prompted) * 10 >= letters_in(plain) * 9
 }
 
 /// The last segment transcribed again from its start to the chunk's end:
@@ -185,6 +222,10 @@ fn shifted(segments: Vec<RawSegment>, by_ms: i64) -> impl Iterator<Item = RawSeg
 mod tests {
     use super::*;
 
+    fn segment(start_ms: i64, end_ms: i64, text: &str) -> RawSegment {
+        RawSegment { start_ms, end_ms, text: text.into(), no_speech_probability: 0.0 }
+    }
+
     /// Writes `with` when called with its prompt, `without` when not.
     struct Prompted {
         with: &'static str,
@@ -204,13 +245,7 @@ mod tests {
     }
 
     fn said(text: &str) -> ChunkResult {
-        let segment = RawSegment {
-            start_ms: 0,
-            end_ms: 4_000,
-            text: text.into(),
-            no_speech_probability: 0.0,
-        };
-        ChunkResult { segments: vec![segment], language: None }
+        ChunkResult { segments: vec![segment(0, 4_000, text)], language: None }
     }
 
     fn chosen(with: &'static str, without: &'static str) -> String {
@@ -231,6 +266,53 @@ mod tests {
         assert_eq!(chosen(dropped, whole), whole, "a name is not worth a lost sentence");
     }
 
+    /// Two sentences split alike with the prompt and without: the prompt
+    /// dropped words in the first and spelled the names of the second.
+    struct HelpsInOneSentence;
+
+    fn two(first: &str, second: &str) -> ChunkResult {
+        let segments = vec![segment(0, 3_300, first), segment(3_300, 6_000, second)];
+        ChunkResult { segments, language: None }
+    }
+
+    impl Transcriber for HelpsInOneSentence {
+        fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
+            if samples.len() < 16 * 6_000 {
+                // The last sentence heard again on its own: the same.
+                let segments =
+                    vec![segment(0, 2_700, "Aurelien said Yevgenia still needs that week.")];
+                return Ok(ChunkResult { segments, language: None });
+            }
+            Ok(two(
+                "Thandiwe, Aurelien, have finished the budget.",
+                "Aurelien said Yevgenia still needs that week.",
+            ))
+        }
+        fn prompt(&self) -> &str {
+            "Thandiwe, Aurelien, Yevgenia."
+        }
+        fn transcribe_plain(&mut self, _samples: &[f32]) -> Result<ChunkResult, SttError> {
+            Ok(two(
+                "And it asked whether a million had finished the budget.",
+                "Or a million said you have genius still needs a week.",
+            ))
+        }
+    }
+
+    #[test]
+    fn versions_split_alike_are_weighed_sentence_by_sentence() {
+        let result = transcribe_chunk(&mut HelpsInOneSentence, &vec![0.0; 16 * 6_000]).expect("ok");
+        let text: Vec<&str> = result.segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            text,
+            [
+                "And it asked whether a million had finished the budget.",
+                "Aurelien said Yevgenia still needs that week."
+            ],
+            "the sentence the prompt cut short as heard without it, the next with its names"
+        );
+    }
+
     /// With its prompt, stops inside its last segment when given the whole
     /// chunk (its times still reaching the end), and says that segment
     /// whole when given it from its start.
@@ -241,12 +323,6 @@ mod tests {
     impl Transcriber for StopsInsideTheLast {
         fn transcribe(&mut self, samples: &[f32]) -> Result<ChunkResult, SttError> {
             self.calls.push(samples.len());
-            let segment = |start_ms, end_ms, text: &str| RawSegment {
-                start_ms,
-                end_ms,
-                text: text.into(),
-                no_speech_probability: 0.0,
-            };
             let segments = if samples.len() == 16 * 6_000 {
                 vec![
                     segment(0, 3_000, "Thandiwe asked whether Aurelien had finished the budget."),
@@ -263,15 +339,7 @@ mod tests {
         fn transcribe_plain(&mut self, _samples: &[f32]) -> Result<ChunkResult, SttError> {
             let text = "And it asked whether a million had finished the budget. Or a million said \
                         you have genius still needs a week.";
-            Ok(ChunkResult {
-                segments: vec![RawSegment {
-                    start_ms: 0,
-                    end_ms: 6_000,
-                    text: text.into(),
-                    no_speech_probability: 0.0,
-                }],
-                language: None,
-            })
+            Ok(ChunkResult { segments: vec![segment(0, 6_000, text)], language: None })
         }
     }
 
