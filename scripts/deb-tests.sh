@@ -5,7 +5,8 @@
 # man pages and completions, the desktop entry (valid, and the handler of
 # recorder:// links), the systemd user unit, and the packaged desktop app
 # showing its window under Xvfb (screenshot in target/desktop-screenshots/).
-# Prints "N passed, M failed in Ts" for scripts/test.sh's totals.
+# Prints "N passed, M failed in Ts" for scripts/test.sh's totals. `--quick`
+# (CI) builds the package's Rust unoptimised (scripts/package-deb.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v dpkg-deb >/dev/null 2>&1; then
@@ -25,7 +26,7 @@ command -v desktop-file-validate >/dev/null 2>&1 || need+=(desktop-file-utils)
 command -v file >/dev/null 2>&1 || need+=(file)
 [ ${#need[@]} -eq 0 ] || $sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
 
-scripts/package-deb.sh || { echo "0 passed, 1 failed in $(( $(date +%s) - started ))s"; exit 1; }
+scripts/package-deb.sh "$@" || { echo "0 passed, 1 failed in $(( $(date +%s) - started ))s"; exit 1; }
 deb=$(ls -t target/debian/recorder_*.deb | head -1)
 work=$(mktemp -d)
 cleanup() {

@@ -15,8 +15,20 @@ command -v dpkg-shlibdeps >/dev/null 2>&1 || {
 }
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 arch=$(dpkg --print-architecture)
+# --quick (scripts/deb-tests.sh in CI): the same package, its Rust left
+# unoptimised (profile `dist` at opt-level 0, so debug assertions stay off
+# and release behaviour is what is checked). It is for checking the package,
+# not for shipping. The C++ is still compiled at -O3, so ccache serves it from
+# the test build. That halves the second build that CI would otherwise spend
+# on optimising.
+quick=()
+if [ "${1:-}" = "--quick" ]; then
+  quick=(--config 'profile.dist.opt-level=0'
+    --config 'profile.dist.package."whisper-rs-sys".opt-level=3'
+    --config 'profile.dist.package."llama-cpp-sys-2".opt-level=3')
+fi
 npm --prefix ui run build >/dev/null
-cargo build --locked --profile dist -p recorder-cli -p recorder-gateway -p recorder-desktop \
+cargo build --locked --profile dist "${quick[@]}" -p recorder-cli -p recorder-gateway -p recorder-desktop \
   -p recorder-llm-worker
 bin=target/dist
 root=target/debian/recorder_${version}_${arch}

@@ -109,6 +109,7 @@ impl Service {
             .filter_map(|(id, hash)| <[u8; 32]>::try_from(hash).ok().map(|hash| (hash, id)));
         let egress = Egress::new(Arc::new(ledger::StoreLedger::new(store.clone())))?;
         let search_index = index_build::IndexBuild::new(store.search_index_progress()?);
+        let pairing_lifetime = config.environment.pairing_code_lifetime();
         let core = Core {
             version: env!("CARGO_PKG_VERSION"),
             port: listener.local_addr()?.port(),
@@ -128,7 +129,7 @@ impl Service {
                     paired: RwLock::new(paired.collect::<HashMap<_, _>>()),
                     last_recorded_use: Default::default(),
                 },
-                pairing_codes: PairingCodes::default(),
+                pairing_codes: PairingCodes::with_lifetime(pairing_lifetime),
                 sessions: Sessions::default(),
             },
             models: Arc::new(models_of(&core)),

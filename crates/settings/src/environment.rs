@@ -40,6 +40,9 @@ pub struct Environment {
     pub credential_store: Option<String>,
     /// `RECORDER_RETENTION_SWEEP_SECS`: the retention sweeper's period (1 h).
     pub retention_sweep_secs: Option<String>,
+    /// `RECORDER_PAIRING_CODE_SECS`: how long a pairing code lives, shorter
+    /// than its 120 s only (the extension's tests see a code expire).
+    pub pairing_code_secs: Option<String>,
     /// `RECORDER_OPENER`: the program that shows a folder in the file manager
     /// (default: xdg-open, open or explorer).
     pub opener: Option<PathBuf>,
@@ -69,6 +72,7 @@ impl Environment {
             search_path: std::env::var_os("PATH"),
             credential_store: text("RECORDER_CREDENTIAL_STORE"),
             retention_sweep_secs: text("RECORDER_RETENTION_SWEEP_SECS"),
+            pairing_code_secs: text("RECORDER_PAIRING_CODE_SECS"),
             opener: path("RECORDER_OPENER"),
             gdk_gl: text("GDK_GL"),
         }
@@ -93,7 +97,18 @@ impl Environment {
     pub fn policy_refresh(&self) -> Duration {
         seconds_or(self.policy_refresh_secs.as_deref(), 60)
     }
+
+    /// How long a pairing code lives: CONTRACT §7's 120 s, or fewer seconds
+    /// if `RECORDER_PAIRING_CODE_SECS` says so. Never longer: a code that
+    /// lived longer would give a guesser more time.
+    pub fn pairing_code_lifetime(&self) -> Duration {
+        seconds_or(self.pairing_code_secs.as_deref(), PAIRING_CODE_SECS)
+            .min(Duration::from_secs(PAIRING_CODE_SECS))
+    }
 }
+
+/// A pairing code's lifetime (CONTRACT §7).
+const PAIRING_CODE_SECS: u64 = 120;
 
 /// A whole number of seconds (at least 1) from `text`, else `default`.
 fn seconds_or(text: Option<&str>, default: u64) -> Duration {
@@ -102,4 +117,22 @@ fn seconds_or(text: Option<&str>, default: u64) -> Duration {
         .filter(|seconds| *seconds >= 1)
         .unwrap_or(default);
     Duration::from_secs(seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_pairing(secs: Option<&str>) -> Environment {
+        Environment { pairing_code_secs: secs.map(str::to_owned), ..Environment::default() }
+    }
+
+    #[test]
+    fn a_pairing_code_lives_120_s_and_can_only_be_shortened() {
+        assert_eq!(with_pairing(None).pairing_code_lifetime(), Duration::from_secs(120));
+        assert_eq!(with_pairing(Some("3")).pairing_code_lifetime(), Duration::from_secs(3));
+        assert_eq!(with_pairing(Some("600")).pairing_code_lifetime(), Duration::from_secs(120));
+        assert_eq!(with_pairing(Some("0")).pairing_code_lifetime(), Duration::from_secs(120));
+        assert_eq!(with_pairing(Some("soon")).pairing_code_lifetime(), Duration::from_secs(120));
+    }
 }

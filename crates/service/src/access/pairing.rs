@@ -1,5 +1,6 @@
-//! The pairing code shown in the app: 6 digits from a CSPRNG, valid 120 s, single
-//! use, one live code at a time, void after the sixth wrong try.
+//! The pairing code shown in the app: 6 digits from a CSPRNG, valid 120 s (or
+//! less, `RECORDER_PAIRING_CODE_SECS`), single use, one live code at a time,
+//! void after the sixth wrong try.
 
 use std::sync::Mutex;
 
@@ -30,17 +31,30 @@ struct LiveCode {
     wrong: u32,
 }
 
-#[derive(Default)]
 pub struct PairingCodes {
     // One live code at a time; the lock is held only to read or replace it.
     live: Mutex<Option<LiveCode>>,
+    lifetime_ms: i64,
+}
+
+impl Default for PairingCodes {
+    fn default() -> Self {
+        Self::with_lifetime(std::time::Duration::from_millis(CODE_LIFETIME_MS as u64))
+    }
 }
 
 impl PairingCodes {
+    /// Codes that live `lifetime` (at most [`CODE_LIFETIME_MS`]).
+    pub fn with_lifetime(lifetime: std::time::Duration) -> Self {
+        let lifetime_ms =
+            i64::try_from(lifetime.as_millis()).unwrap_or(CODE_LIFETIME_MS).min(CODE_LIFETIME_MS);
+        PairingCodes { live: Mutex::new(None), lifetime_ms }
+    }
+
     /// Shows a new code; an earlier unused code dies. Returns the code and expiry.
     pub fn show(&self, now: i64) -> (String, i64) {
         let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
-        let expires_at = now + CODE_LIFETIME_MS;
+        let expires_at = now + self.lifetime_ms;
         *self.lock() = Some(LiveCode { code: code.clone(), expires_at, wrong: 0 });
         (code, expires_at)
     }
