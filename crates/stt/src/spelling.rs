@@ -4,7 +4,9 @@
 //! prompt makes it likelier to spell such words right; this catches the
 //! near misses the prompt did not. Only words rare enough that whisper's
 //! tokenizer has no single token for them are touched, so everyday words
-//! ("hung", "then") always stay as heard.
+//! ("hung", "then") always stay as heard. A known word that whisper wrote as
+//! two or three words, which spell it exactly when joined ("Service Now",
+//! "data bricks"), is written as that word too.
 
 /// The words to put right: those of the prompt with five letters or more.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,24 +38,54 @@ impl Lexicon {
         self.words.is_empty()
     }
 
-    /// `text` with each near miss of a known word written as that word.
+    /// `text` with each near miss of a known word written as that word, and
+    /// each known word heard as two or three words joined again.
     /// `is_rare` says whether a word (as heard) is rare enough to change.
     pub fn respell(&self, text: &str, is_rare: &mut dyn FnMut(&str) -> bool) -> String {
         if self.is_empty() {
             return text.to_owned();
         }
+        let (pieces, tail) = pieces_of(text);
         let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(start) = rest.find(is_word_char) {
-            out.push_str(&rest[..start]);
-            rest = &rest[start..];
-            let end = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
-            let (word, after) = rest.split_at(end);
+        let mut index = 0;
+        while index < pieces.len() {
+            let (before, word) = pieces[index];
+            out.push_str(before);
+            if let Some((joined, taken)) = self.joined_at(&pieces[index..], is_rare) {
+                out.push_str(joined);
+                index += taken;
+                continue;
+            }
             out.push_str(self.spelling_of(word, is_rare).unwrap_or(word));
-            rest = after;
+            index += 1;
         }
-        out.push_str(rest);
+        out.push_str(tail);
         out
+    }
+
+    /// The known word that the first two or three of `pieces` spell exactly
+    /// when joined (only spaces or hyphens between them), and how many it took;
+    /// only a rare one ("new man" stays, though Newman attends).
+    fn joined_at(
+        &self,
+        pieces: &[(&str, &str)],
+        is_rare: &mut dyn FnMut(&str) -> bool,
+    ) -> Option<(&str, usize)> {
+        for taken in (2..=MAX_JOINED.min(pieces.len())).rev() {
+            let run = &pieces[..taken];
+            let apart = run[1..].iter().all(|(between, _)| {
+                !between.is_empty() && between.chars().all(|c| c.is_whitespace() || c == '-')
+            });
+            if !apart {
+                continue;
+            }
+            let joined: String = run.iter().map(|(_, word)| word.to_lowercase()).collect();
+            let found = self.words.iter().find(|(_, known)| *known == joined);
+            if let Some((given, _)) = found.filter(|(given, _)| is_rare(given)) {
+                return Some((given.as_str(), taken));
+            }
+        }
+        None
     }
 
     /// The known word `heard` is a near miss of, if exactly one is nearest.
@@ -85,6 +117,24 @@ impl Lexicon {
         let (_, given) = best.filter(|_| !tied)?;
         is_rare(core).then_some(given)
     }
+}
+
+/// The most heard words joined into one known word.
+const MAX_JOINED: usize = 3;
+
+/// `text` as its words, each with the text before it, and what follows the
+/// last word.
+fn pieces_of(text: &str) -> (Vec<(&str, &str)>, &str) {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(is_word_char) {
+        let (before, from_word) = rest.split_at(start);
+        let end = from_word.find(|c: char| !is_word_char(c)).unwrap_or(from_word.len());
+        let (word, after) = from_word.split_at(end);
+        pieces.push((before, word));
+        rest = after;
+    }
+    (pieces, rest)
 }
 
 /// One slip (a letter added, dropped, changed or two swapped) in a known
@@ -119,7 +169,7 @@ mod tests {
     use super::Lexicon;
 
     fn rare(word: &str) -> bool {
-        !["hung", "Then", "will", "wrong"].contains(&word)
+        !["hung", "Then", "will", "wrong", "Newman"].contains(&word)
     }
 
     #[test]
@@ -149,6 +199,26 @@ mod tests {
         let lexicon = Lexicon::from_prompt("Marta, Marti");
         assert_eq!(lexicon.respell("Marty agreed.", &mut |_| true), "Marty agreed.");
         assert_eq!(Lexicon::from_prompt("").respell("Marty", &mut |_| true), "Marty");
+    }
+
+    #[test]
+    fn a_known_word_heard_as_two_or_three_words_is_joined_again() {
+        let lexicon = Lexicon::from_prompt("ServiceNow, Databricks, PostgreSQL");
+        assert_eq!(
+            lexicon
+                .respell("Move it to Service Now, then data-bricks and Post gre SQL.", &mut rare),
+            "Move it to ServiceNow, then Databricks and PostgreSQL.",
+        );
+        assert_eq!(
+            lexicon.respell("The service, now late. Data, bricks. Service Know.", &mut |_| true),
+            "The service, now late. Data, bricks. Service Know.",
+            "words apart by more than a space or hyphen, or not spelling it exactly, stay"
+        );
+        assert_eq!(
+            Lexicon::from_prompt("Newman").respell("A new man joined.", &mut rare),
+            "A new man joined.",
+            "a known word whisper has one token for is not joined"
+        );
     }
 
     #[test]
