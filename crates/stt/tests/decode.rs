@@ -159,15 +159,23 @@ fn flac_tone(ffmpeg: &Path, folder: &Path) -> std::path::PathBuf {
     flac
 }
 
-/// The children of this process named `name`, by their `/proc` status.
-fn children_named(name: &str) -> Vec<String> {
+/// The children of this process named `name` that were given `argument`, by
+/// their `/proc` status. (The other tests of this file run their own,
+/// unconfined ffmpeg at the same time: each is told another file.)
+fn children_named(name: &str, argument: &Path) -> Vec<String> {
     let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
     let pids: Vec<String> = tasks
         .flatten()
         .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
         .flat_map(|list| list.split_whitespace().map(str::to_string).collect::<Vec<_>>())
         .collect();
+    let given = |pid: &str| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| {
+            line.split(|byte| *byte == 0).any(|arg| arg == argument.as_os_str().as_encoded_bytes())
+        })
+    };
     pids.into_iter()
+        .filter(|pid| given(pid))
         .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
         .filter(|status| status.lines().next() == Some(&format!("Name:\t{name}")))
         .collect()
@@ -187,7 +195,7 @@ fn the_ffmpeg_that_decodes_an_import_is_confined_and_does_its_job() {
     let status = (0..200)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
-            children_named("ffmpeg").pop()
+            children_named("ffmpeg", &flac).pop()
         })
         .expect("ffmpeg is running");
     assert!(status.contains("NoNewPrivs:\t1"), "{status}");
