@@ -83,8 +83,23 @@ export async function launchFirefox(proxy: { host: string; port: number }): Prom
       helper ??= await extensionPage('options/options.html');
       return helper.evaluate(fn as never, arg as never) as never;
     },
-    close: () => browser.close(),
+    close: () => closeWithin(browser, 15_000),
   };
+}
+
+/**
+ * Closes Firefox; one that has not closed within `ms` (BiDi's close can hang
+ * after a test) is killed, so a suite's teardown never outlives its hook.
+ */
+async function closeWithin(browser: Browser, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const closed = browser.close().then(() => 'closed' as const, () => 'late' as const);
+  const outcome = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') browser.process()?.kill('SIGKILL');
 }
 
 /** The toolbar badge's text. */

@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export interface Logged {
   method: string;
@@ -23,6 +24,8 @@ export interface Logged {
 
 export class Proxy {
   readonly log: Logged[] = [];
+  /** Open CONNECT tunnels: the server no longer tracks a socket once it is one. */
+  private readonly tunnels = new Set<Duplex>();
   private constructor(private readonly server: http.Server) {}
 
   static async start(options: { tunnel?: (host: string, port: number) => number | null } = {}): Promise<Proxy> {
@@ -34,6 +37,8 @@ export class Proxy {
       // A CONNECT socket has no error listener of its own: Chromium resetting
       // it (ECONNRESET) would otherwise be an uncaught error in the test run.
       socket.on('error', () => socket.destroy());
+      proxy.tunnels.add(socket);
+      socket.on('close', () => proxy.tunnels.delete(socket));
       const [host, port] = (request.url ?? '').split(':');
       const to = options.tunnel?.(host, Number(port)) ?? null;
       if (to === null) {
@@ -64,6 +69,9 @@ export class Proxy {
   }
 
   async stop(): Promise<void> {
+    // A browser that did not close leaves its tunnels open, and close() would
+    // wait for them for ever.
+    for (const socket of this.tunnels) socket.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
