@@ -98,7 +98,8 @@ for _ in $(seq 600); do grep -q 'page shown path="/"' "$work/desktop.err" && bre
 check "the packaged desktop app shows the library" grep -q 'page shown path="/"' "$work/desktop.err"
 sleep 1
 mkdir -p target/desktop-screenshots
-ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 target/desktop-screenshots/package-window.png
+# The window alone (1180×780 at the top left), without the pointer.
+ffmpeg -loglevel error -y -f x11grab -draw_mouse 0 -video_size 1180x780 -i "$DISPLAY" -frames:v 1 target/desktop-screenshots/package-window.png
 kill -TERM "$app_pid"
 check "the desktop app quits on SIGTERM" wait "$app_pid"
 app_pid=""
