@@ -98,6 +98,18 @@ pub struct AskAnswer {
     /// Why the built-in engine answered instead of the chosen provider.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// No line passed the relevance floor: `answer` is a plain notice and the
+    /// citations are the closest lines, for the person to judge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closest: bool,
+    /// Meetings in the question's scope not embedded yet, searched by their
+    /// words alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub by_words_only: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// A line (or passage) an answer comes from; opens the meeting at `start_ms`.
@@ -109,4 +121,8 @@ pub struct Citation {
     pub end_ms: i64,
     pub speaker: String,
     pub text: String,
+    /// Where the line that answers starts (ms), when the citation holds the
+    /// lines around it too; links open the meeting there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<i64>,
 }

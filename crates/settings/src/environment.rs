@@ -43,6 +43,9 @@ pub struct Environment {
     /// `RECORDER_PAIRING_CODE_SECS`: how long a pairing code lives, shorter
     /// than its 120 s only (the extension's tests see a code expire).
     pub pairing_code_secs: Option<String>,
+    /// `RECORDER_ASK_FLOOR`: the relevance floor of asking, for
+    /// `bench/ask.py`'s sweep only (it measures where the floor belongs).
+    pub ask_floor: Option<String>,
     /// `RECORDER_OPENER`: the program that shows a folder in the file manager
     /// (default: xdg-open, open or explorer).
     pub opener: Option<PathBuf>,
@@ -73,6 +76,7 @@ impl Environment {
             credential_store: text("RECORDER_CREDENTIAL_STORE"),
             retention_sweep_secs: text("RECORDER_RETENTION_SWEEP_SECS"),
             pairing_code_secs: text("RECORDER_PAIRING_CODE_SECS"),
+            ask_floor: text("RECORDER_ASK_FLOOR"),
             opener: path("RECORDER_OPENER"),
             gdk_gl: text("GDK_GL"),
         }
@@ -104,6 +108,18 @@ impl Environment {
     pub fn pairing_code_lifetime(&self) -> Duration {
         seconds_or(self.pairing_code_secs.as_deref(), PAIRING_CODE_SECS)
             .min(Duration::from_secs(PAIRING_CODE_SECS))
+    }
+}
+
+impl Environment {
+    /// The relevance floor of asking: `default`, or what
+    /// `RECORDER_ASK_FLOOR` says (a number from 0 to 1).
+    pub fn ask_floor(&self, default: f32) -> f32 {
+        self.ask_floor
+            .as_deref()
+            .and_then(|text| text.trim().parse::<f32>().ok())
+            .filter(|floor| (0.0..=1.0).contains(floor))
+            .unwrap_or(default)
     }
 }
 

@@ -108,6 +108,41 @@ impl crate::Store {
         })
     }
 
+    /// Ready meetings whose passages are missing or out of date, started
+    /// within `[from, to)` (either open), newest first, at most `limit`: what
+    /// a question embeds before it is answered.
+    pub fn unembedded_ready(
+        &self,
+        from: Option<i64>,
+        to: Option<i64>,
+        limit: usize,
+    ) -> StoreResult<Vec<EmbeddingSource>> {
+        self.read(|db| {
+            let seqs: Vec<i64> = db
+                .prepare_cached(
+                    "SELECT d.meeting FROM meaning_dirty d JOIN meetings m ON m.seq = d.meeting \
+                     WHERE m.status = 'ready' AND m.started_at >= ?1 AND m.started_at < ?2 \
+                     ORDER BY m.started_at DESC LIMIT ?3",
+                )?
+                .query_map(
+                    params![from.unwrap_or(i64::MIN), to.unwrap_or(i64::MAX), limit as i64],
+                    |row| row.get(0),
+                )?
+                .collect::<Result<_, _>>()?;
+            seqs.into_iter().map(|seq| source(db, seq)).collect()
+        })
+    }
+
+    /// About how many transcript lines the library holds (the newest line's
+    /// row number: deleted lines still count; one index lookup).
+    pub fn line_count(&self) -> StoreResult<i64> {
+        self.read(|db| {
+            Ok(db
+                .prepare_cached("SELECT coalesce(max(seq), 0) FROM segments")?
+                .query_row([], |row| row.get(0))?)
+        })
+    }
+
     /// What `meeting_id`'s passages are made from, whatever its state (a
     /// recording's lines so far).
     pub fn embedding_source(&self, meeting_id: &MeetingId) -> StoreResult<EmbeddingSource> {

@@ -160,6 +160,12 @@ export function askFallbackNotice(fallback: string): string {
   return `The built-in engine answered instead of the chosen one. ${reason.replace(/\.?$/, '.')}`;
 }
 
+/** Why some meetings were searched by their words alone: they are not indexed for meaning yet. */
+export function byWordsOnlyNotice(count: number): string {
+  const meetings = count === 1 ? '1 meeting is' : `${count} meetings are`;
+  return `${meetings} not indexed for meaning yet and ${count === 1 ? 'was' : 'were'} searched by words.`;
+}
+
 const NOTES_STAGES: Record<string, string> = {
   started: 'Notes: starting…',
   generating: 'Notes: writing…',

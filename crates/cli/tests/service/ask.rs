@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use recorder_test_support::speech::embedding_model;
+use recorder_test_support::speech::{self, embedding_model};
 use recorder_test_support::{seed, Options, SeedMeeting, TestService};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -179,27 +179,49 @@ async fn the_builtin_engine_answers_with_the_line_and_who_said_it() {
         post(&service, "/v1/ask", &json!({"question": "Who is covering for Sam in August?"})).await;
     assert_eq!(asked.status, 200, "{}", asked.text);
     assert_eq!(asked.body["provider"], "builtin");
+    assert!(asked.body.get("closest").is_none(), "{}", asked.text);
     let citations = asked.body["citations"].as_array().expect("citations");
-    let citation = citations
-        .iter()
-        .find(|c| c["text"] == "Priya is covering for him while he is out.")
-        .unwrap_or_else(|| panic!("the answering line is cited: {}", asked.text));
+    // The citation is the answering line with the lines said before and after it.
+    let citation = &citations[0];
+    assert_eq!(
+        citation["text"],
+        "Sam will be away on vacation in August. Priya is covering for him while he is out. \
+         Let us write the handover document this week.",
+        "{}",
+        asked.text
+    );
     assert_eq!(citation["meeting_id"], ids[2].as_str(), "{}", asked.text);
     assert_eq!(citation["title"], "Team planning");
     assert_eq!(
         (citation["start_ms"].as_i64(), citation["end_ms"].as_i64()),
-        (Some(5_000), Some(9_000))
+        (Some(0), Some(14_000))
     );
-    assert_eq!(citation["speaker"], "Them");
+    assert_eq!(citation["speaker"], "Them", "the answering line's speaker");
     assert!(
-        asked.body["answer"].as_str().is_some_and(|a| a.contains("Priya is covering")),
+        asked.body["answer"].as_str().is_some_and(
+            |a| a.starts_with("Them said in “Team planning” at 00:05: “Priya is covering")
+        ),
         "{}",
         asked.text
     );
 
+    // Every question of the set finds its meeting first, by meaning.
+    let mut right = 0;
+    for (i, (_, _, question)) in SET.iter().enumerate() {
+        let asked = post(&service, "/v1/ask", &json!({"question": question})).await;
+        if asked.body["citations"][0]["meeting_id"] == ids[i].as_str()
+            && asked.body.get("closest").is_none()
+        {
+            right += 1;
+        }
+    }
+    assert!(right >= 4, "ask cites the right meeting first for {right} of 5");
+
     // One meeting, or a date range that leaves the answer out.
     let scoped = json!({"question": "Who is covering for Sam?", "meeting_id": ids[4]});
     let within = post(&service, "/v1/ask", &scoped).await;
+    assert_eq!(within.body["closest"], true, "nothing there answers: {}", within.text);
+    assert!(within.body["answer"].as_str().is_some_and(|a| a.contains("closest lines")));
     assert!(within.body["citations"]
         .as_array()
         .expect("citations")
@@ -272,6 +294,131 @@ async fn a_local_server_answers_from_the_passages_it_is_given() {
     assert_eq!(server.requests()[1].body["stream"], true, "the server is asked to stream");
 }
 
+/// A launch meeting of 12 lines (two passages of 30 s): the line naming the
+/// subject ends the first passage, the line answering opens the second.
+fn launch_meeting() -> SeedMeeting {
+    let mut meeting = SeedMeeting::ready(
+        "Launch sync",
+        START + 10 * DAY,
+        &[
+            "Morning, can everyone hear me?",
+            "Yes, loud and clear.",
+            "Let us start with the launch of the mobile app.",
+            "The beta testers found two crashes on older phones.",
+            "Both are fixed in the build from yesterday.",
+            "Sam is away on vacation for the two weeks around it.",
+            "Priya is covering for him while he is out.",
+            "The launch is on Thursday the ninth of March.",
+            "Marketing wants the screenshots a week before.",
+            "I will send them the new screenshots by Friday.",
+            "We decided to drop the tablet layout for now.",
+            "Okay, thanks everyone.",
+        ],
+    );
+    meeting.notes = vec![(
+        "decisions".into(),
+        "- The tablet layout is dropped from the first release.\n".into(),
+    )];
+    meeting.action_items = vec![
+        ("Send the new screenshots to marketing".into(), "Me".into()),
+        ("Write the release notes for the store listing".into(), "Priya".into()),
+    ];
+    meeting
+}
+
+#[tokio::test]
+async fn short_questions_about_one_meeting_are_answered_from_its_lines_notes_and_items() {
+    let options = refreshing(Options::default());
+    let mut ids = Vec::new();
+    let service = TestService::start_with(BIN, options, |data| {
+        ids = seed(data, &[launch_meeting()]);
+    });
+    let added = service.cli().args(["models", "add-embeddings"]).arg(embedding_model()).output();
+    assert!(added.expect("add-embeddings").status.success());
+    let meeting = ids[0].as_str();
+    let ask = |question: &str| json!({"question": question, "meeting_id": meeting});
+    // Asked at once: the meeting is embedded first, not left to the background.
+    let when = post(&service, "/v1/ask", &ask("When is the launch?")).await;
+    assert_eq!(when.status, 200, "{}", when.text);
+    let first = &when.body["citations"][0];
+    assert!(
+        first["text"].as_str().is_some_and(|t| t.contains("ninth of March")),
+        "the line that says when: {}",
+        when.text
+    );
+    assert_eq!(first["start_ms"], 30_000, "from the line before: {}", when.text);
+    let next = post(&service, "/v1/ask", &ask("What's next?")).await;
+    let cited: Vec<&str> = next.body["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .filter(|c| c["speaker"] == "Action item")
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    assert!(
+        cited.iter().any(|t| t.contains("Send the new screenshots to marketing")),
+        "the action items: {}",
+        next.text
+    );
+    let decided = post(&service, "/v1/ask", &ask("What did we decide?")).await;
+    let texts = decided.body["citations"].to_string();
+    assert!(texts.contains("tablet layout"), "the decision: {}", decided.text);
+    assert!(decided.body.get("closest").is_none(), "{}", decided.text);
+}
+
+#[tokio::test]
+async fn a_local_server_gets_the_line_after_the_one_naming_the_subject_with_its_meeting() {
+    let server = StandIn::start(Behaviour { malformed_items: false }).await;
+    let settings =
+        json!({"ai": {"provider": "local", "local_url": server.base, "model": "stand-in-model"}});
+    let options = refreshing(Options { settings: Some(settings), ..Options::default() });
+    let service = TestService::start_with(BIN, options, |data| {
+        seed(data, &[launch_meeting()]);
+    });
+    let added = service.cli().args(["models", "add-embeddings"]).arg(embedding_model()).output();
+    assert!(added.expect("add-embeddings").status.success());
+    let question = json!({"question": "Who looks after things during Sam's holiday?"});
+    let asked = post(&service, "/v1/ask", &question).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["provider"], "local", "{}", asked.text);
+    let sent = server.requests()[0].body.to_string();
+    assert!(sent.contains("Priya is covering for him"), "the answering line is sent: {sent}");
+    assert!(sent.contains("Launch sync, "), "with its meeting's title: {sent}");
+    assert!(sent.contains("speakers: Me, Them") || sent.contains("speakers: Them, Me"), "{sent}");
+}
+
+#[tokio::test]
+async fn a_question_right_after_an_import_is_answered_from_it() {
+    let options = refreshing(Options {
+        settings: Some(json!({"general": {"allow_remote_start": true}})),
+        env: vec![("RECORDER_MODEL_PATH".into(), speech::test_model().display().to_string())],
+        ..Options::default()
+    });
+    let service = TestService::start(BIN, options);
+    let added = service.cli().args(["models", "add-embeddings"]).arg(embedding_model()).output();
+    assert!(added.expect("add-embeddings").status.success());
+    let wav = service.folder.path().join("import.wav");
+    speech::speak(
+        "The quarterly budget review moves to next Tuesday. Priya will book the large room.",
+        &wav,
+        speech::Layout::Wav48kFloat,
+    );
+    let imported = post(&service, "/v1/import", &json!({ "path": wav })).await;
+    assert_eq!(imported.status, 202, "{}", imported.text);
+    let id = imported.body["id"].as_str().expect("id").to_owned();
+    crate::import::wait_ready(&service, &id).await;
+    let asked = post(&service, "/v1/ask", &json!({"question": "When is the budget review?"})).await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["citations"][0]["meeting_id"], id.as_str(), "{}", asked.text);
+    assert!(
+        asked.body.get("closest").is_none() && asked.body.get("by_words_only").is_none(),
+        "{}",
+        asked.text
+    );
+    let health = get(&service, "/v1/health").await.body;
+    assert_eq!(health["meaning"]["remaining"], 0, "embedded when asked: {health}");
+}
+
 /// `POST /v1/ask` with `Accept: application/x-ndjson`: its steps.
 async fn streamed(service: &TestService, body: &Value) -> Vec<Value> {
     let answer = crate::call_with(
@@ -333,8 +480,11 @@ async fn without_the_model_search_and_ask_work_by_words() {
     assert_eq!(asked.status, 200, "{}", asked.text);
     assert_eq!(
         asked.body["citations"][0]["text"],
-        "We will add a replica so it does not happen again."
+        "Customers could not log in for two hours. We will add a replica so it does not happen again.",
+        "the line with the one before it: {}",
+        asked.text
     );
+    assert_eq!(asked.body["citations"][0]["at_ms"], 10_000);
     let nothing = post(&service, "/v1/ask", &json!({"question": "zeppelin?"})).await;
     assert_eq!(nothing.body["citations"], json!([]));
     assert_eq!(nothing.body["answer"], "Nothing in your meetings answers that.");

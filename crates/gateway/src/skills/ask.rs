@@ -85,7 +85,7 @@ pub fn answer_text(reply: &api::AskAnswer) -> String {
             "\n{}. **{}** [{}] {}: {}\n   meeting_id: {}",
             index + 1,
             citation.title,
-            clock(citation.start_ms),
+            clock(citation.at_ms.unwrap_or(citation.start_ms)),
             citation.speaker,
             quoted(citation.text.trim()),
             citation.meeting_id
@@ -109,6 +109,8 @@ mod tests {
             citations,
             provider: "builtin".into(),
             fallback: None,
+            closest: false,
+            by_words_only: 0,
         }
     }
 
@@ -118,6 +120,7 @@ mod tests {
             meeting_id: MeetingId::from("0194f2d3-5e6a-7b8c-9d0e-1f2a3b4c5d6e".to_string()),
             title: "Incident review".into(),
             start_ms: 75_000,
+            at_ms: None,
             end_ms: 80_000,
             speaker: "Dana".into(),
             text: "We will add a replica so it does not happen again.".into(),

@@ -1,142 +1,137 @@
-//! Answers written by the built-in engine: the transcript lines of the best
-//! passages that are nearest the question (the best one with the line said
-//! after it), each with who said it and where, in the order they were said;
-//! and the citations of passages a provider was given.
+//! Answers written by the built-in engine: the best line of each passage
+//! that answers (who said it, where), each citing its passage: the line with
+//! the lines said before and after it. When nothing answers, the closest
+//! passages under a plain notice. And what a provider is given: each passage
+//! with its meeting's title, date and speakers.
 
 use recorder_api_types::Citation;
 use recorder_domain::text::clock;
-use recorder_embed::{quantize, Embedder};
-use recorder_store::{PassageContent, SegmentRecord};
 
-use crate::meaning::retrieve::Found;
+use crate::meaning::gather::{Answerable, Part};
 
-/// Lines an answer quotes at most.
+/// Passages the built-in answer quotes at most.
 const QUOTED: usize = 3;
-/// Passages whose lines are weighed.
-const PASSAGES: usize = 4;
-/// Lines quoted score at least this share of the best line's score.
-const NEAR_BEST: f32 = 0.8;
-/// Below this cosine a passage does not answer anything (all-MiniLM-L6-v2:
-/// a paraphrase scores about 0.25–0.55, another subject about 0.15–0.35;
-/// bench/fixtures/meaning_set.json).
-pub const RELEVANT: f32 = 0.2;
+/// Passages quoted answer at least this share of the best one's relevance.
+const NEAR_BEST: f32 = 0.6;
 
 pub const NOTHING: &str = "Nothing in your meetings answers that.";
+/// The notice over the closest lines when none passes the floor.
+pub const CLOSEST: &str =
+    "Nothing in your meetings clearly answers that. These are the closest lines; judge for yourself.";
 
-/// A line that may be quoted, with where it comes from.
-struct Quote<'a> {
-    found: &'a Found,
-    line: &'a SegmentRecord,
-    score: f32,
-}
-
-/// The built-in answer to `question` (its embedding) from `found`.
-pub fn builtin(
-    question: &[f32],
-    found: &[Found],
-    embedder: Option<&Embedder>,
-    user_name: &str,
-) -> (String, Vec<Citation>) {
-    let mut quotes: Vec<Quote> = Vec::new();
-    for passage in found.iter().filter(|f| f.score >= RELEVANT).take(PASSAGES) {
-        if let PassageContent::Transcript(lines) = &passage.record.content {
-            for line in lines.iter().filter(|l| l.text.split_whitespace().count() >= 3) {
-                quotes.push(Quote { found: passage, line, score: passage.score });
-            }
-        }
-    }
-    if let Some(embedder) = embedder {
-        let texts: Vec<&str> = quotes.iter().map(|q| q.line.text.as_str()).collect();
-        for (quote, vector) in quotes.iter_mut().zip(embedder.embed(&texts)) {
-            quote.score = 0.7 * quantize::dot(question, &vector) + 0.3 * quote.score;
-        }
-    }
-    quotes.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let Some(best) = quotes.first().map(|q| q.score) else {
+/// The built-in answer from `answering` (best first).
+pub fn builtin(answering: &[Answerable], user_name: &str) -> (String, Vec<Citation>) {
+    let Some(best) = answering.first().map(|a| a.relevance) else {
         return (NOTHING.to_string(), Vec::new());
     };
-    quotes.retain(|q| q.score >= best * NEAR_BEST);
-    quotes.truncate(QUOTED);
-    // The best line with the line said after it: an answer often follows
-    // the line that names the subject ("Sam is away in August." "Priya
-    // covers for him.").
-    if let Some(next) = following(&quotes[0]) {
-        if !quotes.iter().any(|q| std::ptr::eq(q.line, next.line)) {
-            quotes.push(next);
-        }
-    }
-    // Read in the order they were said: a meeting's lines together, in time.
-    let order: Vec<String> = quotes.iter().map(|q| q.found.record.meeting_id.to_string()).collect();
-    quotes.sort_by_key(|q| {
-        let meeting = order.iter().position(|m| *m == q.found.record.meeting_id.as_str());
-        (meeting, q.line.start_ms)
-    });
-    let citations: Vec<Citation> = quotes
-        .iter()
-        .map(|quote| Citation {
-            meeting_id: quote.found.record.meeting_id.clone(),
-            title: quote.found.record.meeting_title.clone(),
-            start_ms: quote.line.start_ms,
-            end_ms: quote.line.end_ms,
-            speaker: quote.line.speaker_name(user_name),
-            text: quote.line.text.trim().to_string(),
-        })
-        .collect();
-    let answer = citations
+    let quoted: Vec<&Answerable> =
+        answering.iter().filter(|a| a.relevance >= best * NEAR_BEST).take(QUOTED).collect();
+    let text = quoted
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            format!(
-                "{} said in “{}” at {}: “{}” [{}]",
-                c.speaker,
-                c.title,
-                clock(c.start_ms),
-                c.text,
-                i + 1
-            )
-        })
+        .map(|(i, a)| format!("{} [{}]", quote(a, user_name), i + 1))
         .collect::<Vec<_>>()
         .join("\n");
-    (answer, citations)
+    (text, quoted.iter().map(|a| citation(a, user_name)).collect())
 }
 
-/// The line after `quote` in its passage, as a quote.
-fn following<'a>(quote: &Quote<'a>) -> Option<Quote<'a>> {
-    let PassageContent::Transcript(lines) = &quote.found.record.content else { return None };
-    let at = lines.iter().position(|l| std::ptr::eq(l, quote.line))?;
-    let line = lines.get(at + 1).filter(|l| !l.text.trim().is_empty())?;
-    Some(Quote { found: quote.found, line, score: 0.0 })
+/// The closest passages when none answers, under [`CLOSEST`].
+pub fn closest(closest: &[Answerable], user_name: &str) -> (String, Vec<Citation>) {
+    if closest.is_empty() {
+        return (NOTHING.to_string(), Vec::new());
+    }
+    (CLOSEST.to_string(), closest.iter().map(|a| citation(a, user_name)).collect())
 }
 
-/// A passage given to a provider as a citation: its span, its main speaker.
-pub fn passage_citation(found: &Found, user_name: &str) -> Citation {
-    let record = &found.record;
-    let speaker = match &record.content {
-        PassageContent::Transcript(lines) => main_speaker(lines, user_name),
-        PassageContent::Note { .. } => "Notes".to_string(),
+/// The answering sentence of a passage.
+fn quote(answer: &Answerable, user_name: &str) -> String {
+    match &answer.part {
+        Part::Lines { lines, best } => {
+            let line = &lines[*best];
+            format!(
+                "{} said in “{}” at {}: “{}”",
+                line.speaker_name(user_name),
+                answer.title,
+                clock(line.start_ms),
+                line.text.trim()
+            )
+        }
+        Part::Note { text, .. } => format!("The notes of “{}”: “{text}”", answer.title),
+        Part::Item { .. } => format!("An action item of “{}”: {}", answer.title, item_text(answer)),
+    }
+}
+
+fn item_text(answer: &Answerable) -> String {
+    let Part::Item { text, owner, due } = &answer.part else { return String::new() };
+    let owner = if owner.trim().is_empty() { String::new() } else { format!("{owner}: ") };
+    let due = due.as_deref().map(|d| format!(" (due {d})")).unwrap_or_default();
+    format!("{owner}{text}{due}")
+}
+
+/// A passage as a citation: its whole lines (their span, the best line's
+/// speaker), or the note item, or the action item.
+pub fn citation(answer: &Answerable, user_name: &str) -> Citation {
+    let at_ms = match &answer.part {
+        Part::Lines { lines, best } if lines.len() > 1 => lines.get(*best).map(|l| l.start_ms),
+        _ => None,
+    };
+    let (start_ms, end_ms, speaker, text) = match &answer.part {
+        Part::Lines { lines, best } => (
+            lines.first().map_or(0, |l| l.start_ms),
+            lines.iter().map(|l| l.end_ms).max().unwrap_or(0),
+            lines.get(*best).map(|l| l.speaker_name(user_name)).unwrap_or_default(),
+            lines.iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" "),
+        ),
+        Part::Note { text, .. } => (0, 0, "Notes".to_string(), text.clone()),
+        Part::Item { .. } => (0, 0, "Action item".to_string(), item_text(answer)),
     };
     Citation {
-        meeting_id: record.meeting_id.clone(),
-        title: record.meeting_title.clone(),
-        start_ms: record.start_ms,
-        end_ms: record.end_ms,
+        meeting_id: answer.meeting_id.clone(),
+        title: answer.title.clone(),
+        start_ms,
+        end_ms,
         speaker,
-        text: found.text(),
+        text,
+        at_ms,
     }
 }
 
-/// Who says the most words in `lines`.
-pub fn main_speaker(lines: &[SegmentRecord], user_name: &str) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for line in lines {
-        let name = line.speaker_name(user_name);
-        let words = line.text.split_whitespace().count();
-        match counts.iter_mut().find(|(n, _)| *n == name) {
-            Some(entry) => entry.1 += words,
-            None => counts.push((name, words)),
+/// A passage as a provider is given it: its meeting's title, date and
+/// speakers over `Speaker: text` lines (or the note or action item).
+pub fn given(answer: &Answerable, user_name: &str) -> recorder_ai::ask::Passage {
+    let date = chrono::DateTime::from_timestamp_millis(answer.started_at)
+        .map(|d| d.with_timezone(&chrono::Local).format("%-d %B %Y").to_string())
+        .unwrap_or_default();
+    let (at, speakers, text) = match &answer.part {
+        Part::Lines { lines, .. } => {
+            let mut speakers: Vec<String> = Vec::new();
+            for line in lines {
+                let name = line.speaker_name(user_name);
+                if !speakers.contains(&name) {
+                    speakers.push(name);
+                }
+            }
+            let text = lines
+                .iter()
+                .map(|l| format!("{}: {}", l.speaker_name(user_name), l.text.trim()))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let at = lines.first().map(|l| format!(", {}", clock(l.start_ms))).unwrap_or_default();
+            (at, format!("; speakers: {}", speakers.join(", ")), text)
         }
-    }
-    counts.into_iter().max_by_key(|(_, words)| *words).map(|(name, _)| name).unwrap_or_default()
+        Part::Note { text, kind, .. } => {
+            let kind = if kind.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", kind.replace('_', " "))
+            };
+            (String::new(), String::new(), format!("Notes{kind}: {text}"))
+        }
+        Part::Item { .. } => {
+            (String::new(), String::new(), format!("Action item: {}", item_text(answer)))
+        }
+    };
+    recorder_ai::ask::Passage { heading: format!("{}, {date}{at}{speakers}", answer.title), text }
 }
 
 /// The citations an answer refers to as `[n]`; all of them when it names none.
@@ -157,6 +152,7 @@ pub fn referenced(answer: &str, citations: Vec<Citation>) -> Vec<Citation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use recorder_store::SegmentRecord;
 
     fn citation(text: &str) -> Citation {
         Citation {
@@ -166,6 +162,19 @@ mod tests {
             end_ms: 1,
             speaker: "Dana".into(),
             text: text.into(),
+            at_ms: None,
+        }
+    }
+
+    fn line(id: i64, speaker: Option<&str>, text: &str) -> SegmentRecord {
+        SegmentRecord {
+            id,
+            edited: false,
+            channel: recorder_domain::Channel::Sys,
+            start_ms: id * 4_000,
+            end_ms: id * 4_000 + 3_000,
+            text: text.into(),
+            speaker: speaker.map(String::from),
         }
     }
 
@@ -178,22 +187,38 @@ mod tests {
     }
 
     #[test]
-    fn the_main_speaker_says_the_most_words() {
-        let line = |speaker: Option<&str>, text: &str| SegmentRecord {
-            id: 0,
-            edited: false,
-            channel: recorder_domain::Channel::Sys,
-            start_ms: 0,
-            end_ms: 1,
-            text: text.into(),
-            speaker: speaker.map(String::from),
-        };
-        let lines = [
-            line(Some("Dana"), "one two"),
-            line(None, "a b c d"),
-            line(Some("Dana"), "three four five"),
+    fn a_passage_is_cited_whole_and_given_with_its_meeting_and_speakers() {
+        let lines = vec![
+            line(1, Some("Sam"), "I am away in August."),
+            line(2, Some("Dana"), "Priya covers for you."),
+            line(3, None, "Good, thanks."),
         ];
-        assert_eq!(main_speaker(&lines, "Me"), "Dana");
-        assert!(builtin(&[0.0; 384], &[], None, "Me").1.is_empty());
+        let answer = Answerable {
+            meeting_id: recorder_domain::MeetingId::generate(),
+            title: "Planning".into(),
+            started_at: 1_780_000_000_000,
+            part: Part::Lines { lines, best: 1 },
+            relevance: 0.5,
+        };
+        let cited = super::citation(&answer, "Me");
+        assert_eq!((cited.start_ms, cited.end_ms), (4_000, 15_000));
+        assert_eq!((cited.speaker.as_str(), cited.at_ms), ("Dana", Some(8_000)));
+        assert_eq!(cited.text, "I am away in August. Priya covers for you. Good, thanks.");
+        let (text, citations) = builtin(std::slice::from_ref(&answer), "Me");
+        assert_eq!(text, "Dana said in “Planning” at 00:08: “Priya covers for you.” [1]");
+        assert_eq!(citations.len(), 1);
+        let passage = given(&answer, "Me");
+        assert!(passage.heading.starts_with("Planning, "), "{}", passage.heading);
+        assert!(
+            passage.heading.ends_with("2026, 00:04; speakers: Sam, Dana, Them"),
+            "{}",
+            passage.heading
+        );
+        assert_eq!(
+            passage.text,
+            "Sam: I am away in August.\nDana: Priya covers for you.\nThem: Good, thanks."
+        );
+        assert_eq!(builtin(&[], "Me").0, NOTHING);
+        assert_eq!(closest(&[answer], "Me").0, CLOSEST);
     }
 }

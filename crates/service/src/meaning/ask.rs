@@ -1,20 +1,25 @@
-//! `POST /v1/ask`: a question answered from the meetings. The passages nearest
-//! the question (by meaning when the model is installed, else the lines with
-//! most of its words) go to the notes provider the person chose, under the
-//! same policy, keys and ledger as notes; with the built-in engine, or when the
-//! provider cannot answer, the answer is the best lines themselves. Every
-//! answer comes with the lines it comes from.
+//! `POST /v1/ask`: a question answered from the meetings. Meetings not
+//! embedded yet are embedded first (within a bound; the rest are searched by
+//! words); the lines holding the question's words and the passages nearest it
+//! in meaning are fused and cut around their best lines (`gather`). Those that
+//! pass the relevance floor go to the notes provider the person chose, under
+//! the same policy, keys and ledger as notes; with the built-in engine, or
+//! when the provider cannot answer, the answer is their best lines. When none
+//! passes, the closest lines are shown under a plain notice. Every answer
+//! comes with the lines it comes from.
 
 use recorder_api_types::{AskAnswer, AskRequest, Citation};
-use recorder_domain::text::clock;
+use recorder_domain::MeetingStatus;
 use recorder_egress::Verdict;
 use recorder_embed::index::Scope;
-use recorder_store::{MeetingId, Store};
+use recorder_store::Store;
 
 use crate::base::error::{ApiError, ApiResult};
-use crate::meaning::answer::{self, NOTHING};
+use crate::meaning::answer;
+use crate::meaning::background::embed_now;
+use crate::meaning::gather::{self, Answerable, Gathered, Question};
+use crate::meaning::pending;
 use crate::meaning::retrieve::{self, Found};
-use crate::meaning::words;
 use crate::pipeline::provider::{self, Refusal};
 use crate::state::AppState;
 
@@ -22,12 +27,14 @@ use crate::state::AppState;
 pub const MAX_QUESTION: usize = 2_000;
 /// Passages a provider is given.
 const GIVEN: usize = 6;
+/// Passages taken by meaning, to be fused with the lines found by words.
+const BY_MEANING: usize = 24;
 
-/// What retrieval found, and the question's embedding when there is a model.
+/// What retrieval found.
 struct Retrieved {
-    found: Vec<Found>,
-    question: Option<Vec<f32>>,
-    embedder: Option<std::sync::Arc<recorder_embed::Embedder>>,
+    gathered: Gathered,
+    /// Meetings in scope searched by their words alone (not embedded yet).
+    by_words_only: usize,
 }
 
 /// What an answer is being written from: the question and what was found.
@@ -79,26 +86,37 @@ pub async fn answer(
     steps: &tokio::sync::mpsc::UnboundedSender<Step>,
 ) -> ApiResult<AskAnswer> {
     let Prepared { question, retrieved } = prepared;
+    let Retrieved { gathered, by_words_only } = retrieved;
     let user_name = state.effective_settings().general.user_name;
-    let relevant: Vec<Found> =
-        retrieved.found.into_iter().filter(|f| f.score >= answer::RELEVANT).collect();
-    let fallback = match provider_answer(state, &question, &relevant, &user_name, steps).await {
-        Ok(Some(answered)) => return Ok(answered),
-        Ok(None) => None,
-        Err(reason) => Some(reason),
+    let (text, citations, fallback, closest) = if gathered.answering.is_empty() {
+        let (text, citations) = answer::closest(&gathered.closest, &user_name);
+        let closest = !citations.is_empty();
+        (text, citations, None, closest)
+    } else {
+        let asked = provider_answer(state, &question, &gathered.answering, &user_name, steps).await;
+        let fallback = match asked {
+            Ok(Some(mut answered)) => {
+                answered.by_words_only = by_words_only;
+                return Ok(answered);
+            }
+            Ok(None) => None,
+            Err(reason) => Some(reason),
+        };
+        let (text, citations) = answer::builtin(&gathered.answering, &user_name);
+        (text, citations, fallback, false)
     };
-    let question_vector = retrieved.question.unwrap_or_default();
-    let embedder = retrieved.embedder;
-    let (text, citations) = tokio::task::spawn_blocking(move || {
-        answer::builtin(&question_vector, &relevant, embedder.as_deref(), &user_name)
-    })
-    .await
-    .map_err(|e| ApiError::internal("answering", e))?;
     let _ = steps.send(Step::Citations { citations: citations.clone() });
     for line in text.lines() {
         let _ = steps.send(Step::Delta { text: format!("{line}\n") });
     }
-    Ok(AskAnswer { answer: text, citations, provider: "builtin".into(), fallback })
+    Ok(AskAnswer {
+        answer: text,
+        citations,
+        provider: "builtin".into(),
+        fallback,
+        closest,
+        by_words_only,
+    })
 }
 
 async fn retrieve_for(
@@ -107,63 +125,100 @@ async fn retrieve_for(
     request: &AskRequest,
 ) -> ApiResult<Retrieved> {
     let (state, question, request) = (state.clone(), question.to_string(), request.clone());
-    tokio::task::spawn_blocking(move || {
-        let store = &state.core.store;
-        let meeting = match &request.meeting_id {
-            Some(id) => Some(meeting_scope(store, id)?),
-            None => None,
-        };
-        let scope =
-            Scope { meeting: meeting.as_ref().map(|m| m.0), from: request.from, to: request.to };
-        let Some(embedder) = state.models.meaning.embedder() else {
-            let found =
-                words::lines_with_most_words(store, &question, scope, request.meeting_id.as_ref())
-                    .map_err(|e| ApiError::from_store("search index", e))?;
-            return Ok(Retrieved { found, question: None, embedder: None });
-        };
-        let vector = embedder.embed(&[question.as_str()]).remove(0);
-        let found = match meeting {
-            Some((_, Some(id))) => unembedded(store, &id, &embedder, &vector)?,
-            _ => retrieve::nearest(store, &state.models.meaning, &vector, scope, GIVEN)
-                .map_err(|e| ApiError::from_store("search by meaning", e))?,
-        };
-        Ok(Retrieved { found, question: Some(vector), embedder: Some(embedder) })
-    })
-    .await
-    .map_err(|e| ApiError::internal("searching by meaning", e))?
+    tokio::task::spawn_blocking(move || retrieve_blocking(&state, &question, &request))
+        .await
+        .map_err(|e| ApiError::internal("searching by meaning", e))?
 }
 
-/// The meeting's row number, and the meeting itself when its passages are
-/// not embedded yet (a recording, or one just finished).
-fn meeting_scope(store: &Store, id: &MeetingId) -> ApiResult<(i64, Option<MeetingId>)> {
-    let source = store.embedding_source(id).map_err(|e| ApiError::from_store("meeting", e))?;
-    Ok((source.meeting, source.dirty.then(|| id.clone())))
+fn retrieve_blocking(
+    state: &AppState,
+    question: &str,
+    request: &AskRequest,
+) -> ApiResult<Retrieved> {
+    let store = &state.core.store;
+    let meeting = match &request.meeting_id {
+        Some(id) => {
+            Some(store.embedding_source(id).map_err(|e| ApiError::from_store("meeting", e))?)
+        }
+        None => None,
+    };
+    let scope =
+        Scope { meeting: meeting.as_ref().map(|m| m.meeting), from: request.from, to: request.to };
+    let embedder = state.models.meaning.embedder();
+    let mut by_words_only = 0;
+    let mut vector = None;
+    let mut by_meaning = Vec::new();
+    if let Some(embedder) = &embedder {
+        let embedded = embedder.embed(&[question]).remove(0);
+        by_meaning = match meeting {
+            Some(source) => one_meeting(state, embedder, source, &embedded)?,
+            None => {
+                by_words_only = pending::embed_first(state, embedder, request.from, request.to)
+                    .map_err(|e| ApiError::from_store("search by meaning", e))?;
+                nearest(state, &embedded, scope)?
+            }
+        };
+        vector = Some(embedded);
+    }
+    let asked = Question {
+        text: question,
+        vector: vector.as_deref(),
+        embedder: embedder.as_deref(),
+        scope,
+        meeting: request.meeting_id.as_ref(),
+        floor: state.core.environment.ask_floor(gather::FLOOR),
+    };
+    let gathered =
+        gather::gather(store, &asked, by_meaning).map_err(|e| ApiError::from_store("search", e))?;
+    Ok(Retrieved { gathered, by_words_only })
 }
 
-fn unembedded(
-    store: &Store,
-    id: &MeetingId,
+fn nearest(state: &AppState, question: &[f32], scope: Scope) -> ApiResult<Vec<Found>> {
+    retrieve::nearest(&state.core.store, &state.models.meaning, question, scope, BY_MEANING)
+        .map_err(|e| ApiError::from_store("search by meaning", e))
+}
+
+/// One meeting's passages nearest the question: embedded and kept first when
+/// it is ready but not embedded yet; embedded on the spot, not kept, while it
+/// is still recorded or transcribed.
+fn one_meeting(
+    state: &AppState,
     embedder: &recorder_embed::Embedder,
+    source: recorder_store::EmbeddingSource,
     question: &[f32],
 ) -> ApiResult<Vec<Found>> {
-    let meeting = store.meeting(id).map_err(|e| ApiError::from_store("meeting", e))?;
-    let source = store.embedding_source(id).map_err(|e| ApiError::from_store("meeting", e))?;
+    let store: &Store = &state.core.store;
+    let record =
+        store.meeting(&source.meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
+    let scope = Scope { meeting: Some(source.meeting), from: None, to: None };
+    if !source.dirty {
+        return nearest(state, question, scope);
+    }
+    if record.status == MeetingStatus::Ready {
+        embed_now(state, embedder, source, || state.core.shutdown.is_cancelled());
+        state
+            .models
+            .meaning
+            .catch_up(store)
+            .map_err(|e| ApiError::from_store("search by meaning", e))?;
+        return nearest(state, question, scope);
+    }
     Ok(retrieve::within_unembedded(
         &source,
-        &meeting.title,
-        meeting.started_at,
+        &record.title,
+        record.started_at,
         embedder,
         question,
-        GIVEN,
+        BY_MEANING,
     ))
 }
 
-/// The chosen provider's answer: `Ok(None)` when the built-in engine is the
-/// choice (or nothing was found), `Err` with the reason it stood in.
+/// The chosen provider's answer from the passages that answer: `Ok(None)`
+/// when the built-in engine is the choice, `Err` with the reason it stood in.
 async fn provider_answer(
     state: &AppState,
     question: &str,
-    found: &[Found],
+    answering: &[Answerable],
     user_name: &str,
     steps: &tokio::sync::mpsc::UnboundedSender<Step>,
 ) -> Result<Option<AskAnswer>, String> {
@@ -181,29 +236,15 @@ async fn provider_answer(
         }
         return Ok(None);
     };
-    if found.is_empty() {
-        return Ok(Some(AskAnswer {
-            answer: NOTHING.into(),
-            citations: Vec::new(),
-            provider: choice.config.kind.as_str().into(),
-            fallback: None,
-        }));
-    }
-    let given: Vec<&Found> = found.iter().take(GIVEN).collect();
-    let passages: Vec<recorder_ai::ask::Passage> = given
-        .iter()
-        .map(|f| recorder_ai::ask::Passage {
-            heading: format!("{}, {}", f.record.meeting_title, clock(f.record.start_ms)),
-            text: spoken(f, user_name),
-        })
-        .collect();
+    let given: Vec<&Answerable> = answering.iter().take(GIVEN).collect();
+    let passages: Vec<recorder_ai::ask::Passage> =
+        given.iter().map(|a| answer::given(a, user_name)).collect();
     let verdict = match &choice.refusal {
         None => Verdict::Allow,
         Some(Refusal::Policy(reason)) => Verdict::Block(reason.clone()),
         Some(Refusal::Unusable(reason)) => return Err(reason.clone()),
     };
-    let citations: Vec<Citation> =
-        given.iter().map(|f| answer::passage_citation(f, user_name)).collect();
+    let citations: Vec<Citation> = given.iter().map(|a| answer::citation(a, user_name)).collect();
     if verdict == Verdict::Allow {
         let _ = steps.send(Step::Citations { citations: citations.clone() });
     }
@@ -224,19 +265,9 @@ async fn provider_answer(
             answer: text,
             provider: choice.config.kind.as_str().into(),
             fallback: None,
+            closest: false,
+            by_words_only: 0,
         })),
         Err(error) => Err(error.reason().to_string()),
-    }
-}
-
-/// A passage as `Speaker: text` lines.
-fn spoken(found: &Found, user_name: &str) -> String {
-    match &found.record.content {
-        recorder_store::PassageContent::Transcript(lines) => lines
-            .iter()
-            .map(|l| format!("{}: {}", l.speaker_name(user_name), l.text.trim()))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        recorder_store::PassageContent::Note { .. } => format!("Notes: {}", found.text()),
     }
 }

@@ -69,12 +69,26 @@ fn work(state: &AppState) {
 }
 
 fn embed_meeting(state: &AppState, embedder: &Embedder, source: EmbeddingSource) {
+    let stop = || state.core.shutdown.is_cancelled() || recording(state);
+    if !embed_now(state, embedder, source, stop) {
+        pause(state, Duration::from_secs(5));
+    }
+}
+
+/// Embeds a meeting's passages and keeps them (blocking); stops between
+/// batches when `stop` says so. False when they could not be saved.
+pub fn embed_now(
+    state: &AppState,
+    embedder: &Embedder,
+    source: EmbeddingSource,
+    stop: impl Fn() -> bool,
+) -> bool {
     let started = Instant::now();
     let (texts, mut kept) = cut(&source);
     let mut vectors = Vec::with_capacity(texts.len());
     for batch in texts.chunks(BATCH) {
-        if state.core.shutdown.is_cancelled() || recording(state) {
-            return;
+        if stop() {
+            return true;
         }
         let batch: Vec<&str> = batch.iter().map(String::as_str).collect();
         vectors.extend(embedder.embed(&batch));
@@ -95,11 +109,12 @@ fn embed_meeting(state: &AppState, embedder: &Embedder, source: EmbeddingSource)
             saved = saved.is_some(),
             ms = started.elapsed().as_millis() as u64,
             "search by meaning: meeting embedded"
-            )
+            );
+            true
         }
         Err(error) => {
             tracing::error!(%error, "search by meaning: cannot save passages");
-            pause(state, Duration::from_secs(5));
+            false
         }
     }
 }

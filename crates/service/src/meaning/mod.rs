@@ -5,6 +5,9 @@
 pub mod answer;
 pub mod ask;
 pub mod background;
+pub mod gather;
+pub mod intent;
+pub mod pending;
 pub mod retrieve;
 pub mod search;
 pub mod words;

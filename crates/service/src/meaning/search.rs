@@ -7,28 +7,35 @@ use recorder_embed::fusion;
 use recorder_embed::index::Scope;
 use recorder_store::{HitSource, PassageContent, SearchHit};
 
-use crate::meaning::answer::RELEVANT;
+use crate::meaning::pending;
 use crate::meaning::retrieve::{self, Found};
 use crate::state::AppState;
+
+/// Below this cosine a passage is on another subject, not a result
+/// (all-MiniLM-L6-v2: a paraphrase scores about 0.25–0.55, another subject
+/// about 0.15–0.35; bench/fixtures/meaning_set.json).
+pub const RELEVANT: f32 = 0.2;
 
 /// Characters of a passage a result shows.
 const SNIPPET: usize = 240;
 
 /// The `limit` passages nearest `q` (blocking), those on another subject
-/// left out; empty without the model.
+/// left out, meetings not embedded yet embedded first; empty without the
+/// model. Also how many meetings were left to be searched by words.
 pub fn by_meaning(
     state: &AppState,
     q: &str,
     limit: usize,
-) -> recorder_store::StoreResult<Vec<Found>> {
-    let Some(embedder) = state.models.meaning.embedder() else { return Ok(Vec::new()) };
+) -> recorder_store::StoreResult<(Vec<Found>, usize)> {
+    let Some(embedder) = state.models.meaning.embedder() else { return Ok((Vec::new(), 0)) };
+    let by_words_only = pending::embed_first(state, &embedder, None, None)?;
     let vector = embedder.embed(&[q]).remove(0);
     let store = &state.core.store;
     let mut found =
         retrieve::nearest(store, &state.models.meaning, &vector, Scope::default(), limit)?;
     // Passages on another subject are not results.
     found.retain(|f| f.score >= RELEVANT);
-    Ok(found)
+    Ok((found, by_words_only))
 }
 
 /// A passage as a search hit: the passage's span and main speaker, its text

@@ -55,10 +55,19 @@ pub async fn search(State(state): State<AppState>, query: QueryMap) -> ApiResult
             if mode == SearchMode::Words {
                 return Ok(words);
             }
-            let found = meaning::by_meaning(&searcher, &q, limit as usize)
+            let (found, by_words_only) = meaning::by_meaning(&searcher, &q, limit as usize)
                 .map_err(|e| ApiError::from_store("search by meaning", e))?;
             Ok(match mode {
-                SearchMode::Meaning => found.iter().map(|f| meaning::hit(f, &q)).collect(),
+                SearchMode::Meaning if by_words_only == 0 => {
+                    found.iter().map(|f| meaning::hit(f, &q)).collect()
+                }
+                // Meetings not embedded yet are searched by their words.
+                SearchMode::Meaning => {
+                    let words = store
+                        .search(&q, limit)
+                        .map_err(|e| ApiError::from_store("search index", e))?;
+                    meaning::fuse(words, found, &q, limit as usize)
+                }
                 _ => meaning::fuse(words, found, &q, limit as usize),
             })
         })
@@ -152,8 +161,16 @@ pub async fn search_meetings(
             if mode == SearchMode::Words {
                 return Ok(words);
             }
-            let found = meaning::by_meaning(&searcher, &q, MEANING_POOL)
+            let (found, by_words_only) = meaning::by_meaning(&searcher, &q, MEANING_POOL)
                 .map_err(|e| ApiError::from_store("search by meaning", e))?;
+            // Meetings not embedded yet are searched by their words.
+            let words = if mode == SearchMode::Meaning && by_words_only > 0 {
+                store
+                    .search_meetings(&q, limit, passages, None)
+                    .map_err(|e| ApiError::from_store("search index", e))?
+            } else {
+                words
+            };
             Ok(meetings_by_meaning(words, &found, &q, limit as usize, passages as usize))
         })
         .await?;
