@@ -140,7 +140,9 @@ fn empty(source: PassageSource, start_ms: i64, end_ms: i64) -> NewPassage {
     NewPassage { source, start_ms, end_ms, scale: 1.0, vector: Vec::new() }
 }
 
-fn recording(state: &AppState) -> bool {
+/// Whether a recording runs (not paused): embedding then waits, so live
+/// transcription keeps the CPU.
+pub fn recording(state: &AppState) -> bool {
     state.work.recorder.current().is_some_and(|current| !current.control.paused())
 }
 

@@ -1,13 +1,13 @@
 //! Meetings embedded first when someone asks (blocking): ready meetings whose
 //! passages are missing or out of date (one just imported or finished, one
-//! just corrected) are embedded before a question or a search by meaning is
-//! answered, newest first, within a bound; those left over are searched by
-//! their words, and the answer says how many.
+//! just corrected) are embedded before a question is
+//! answered, newest first, within a bound, and not while a recording runs;
+//! those left over are searched by their words, and the answer says how many.
 
 use recorder_embed::Embedder;
 use recorder_store::StoreResult;
 
-use crate::meaning::background::embed_now;
+use crate::meaning::background::{embed_now, recording};
 use crate::state::AppState;
 
 /// Lines (and note items) one question embeds at most before it is
@@ -26,8 +26,9 @@ pub fn embed_first(
 ) -> StoreResult<usize> {
     let store = &state.core.store;
     let waiting = store.unembedded_ready(from, to, MEETINGS_FIRST + 1)?;
-    if waiting.is_empty() {
-        return Ok(0);
+    // While a recording runs its live lines keep the CPU: words only.
+    if waiting.is_empty() || recording(state) {
+        return Ok(waiting.len());
     }
     let mut budget = LINES_FIRST;
     let mut left = 0;

@@ -7,7 +7,6 @@ use recorder_embed::fusion;
 use recorder_embed::index::Scope;
 use recorder_store::{HitSource, PassageContent, SearchHit};
 
-use crate::meaning::pending;
 use crate::meaning::retrieve::{self, Found};
 use crate::state::AppState;
 
@@ -20,22 +19,23 @@ pub const RELEVANT: f32 = 0.2;
 const SNIPPET: usize = 240;
 
 /// The `limit` passages nearest `q` (blocking), those on another subject
-/// left out, meetings not embedded yet embedded first; empty without the
-/// model. Also how many meetings were left to be searched by words.
+/// left out; empty without the model. Also whether some ready meetings are
+/// not embedded yet: those are searched by their words (a search as one
+/// types embeds nothing; a question does, see `pending`).
 pub fn by_meaning(
     state: &AppState,
     q: &str,
     limit: usize,
-) -> recorder_store::StoreResult<(Vec<Found>, usize)> {
-    let Some(embedder) = state.models.meaning.embedder() else { return Ok((Vec::new(), 0)) };
-    let by_words_only = pending::embed_first(state, &embedder, None, None)?;
+) -> recorder_store::StoreResult<(Vec<Found>, bool)> {
+    let Some(embedder) = state.models.meaning.embedder() else { return Ok((Vec::new(), false)) };
+    let unembedded = state.core.store.meaning_progress()?.remaining > 0;
     let vector = embedder.embed(&[q]).remove(0);
     let store = &state.core.store;
     let mut found =
         retrieve::nearest(store, &state.models.meaning, &vector, Scope::default(), limit)?;
     // Passages on another subject are not results.
     found.retain(|f| f.score >= RELEVANT);
-    Ok((found, by_words_only))
+    Ok((found, unembedded))
 }
 
 /// A passage as a search hit: the passage's span and main speaker, its text

@@ -55,10 +55,10 @@ pub async fn search(State(state): State<AppState>, query: QueryMap) -> ApiResult
             if mode == SearchMode::Words {
                 return Ok(words);
             }
-            let (found, by_words_only) = meaning::by_meaning(&searcher, &q, limit as usize)
+            let (found, unembedded) = meaning::by_meaning(&searcher, &q, limit as usize)
                 .map_err(|e| ApiError::from_store("search by meaning", e))?;
             Ok(match mode {
-                SearchMode::Meaning if by_words_only == 0 => {
+                SearchMode::Meaning if !unembedded => {
                     found.iter().map(|f| meaning::hit(f, &q)).collect()
                 }
                 // Meetings not embedded yet are searched by their words.
@@ -161,10 +161,10 @@ pub async fn search_meetings(
             if mode == SearchMode::Words {
                 return Ok(words);
             }
-            let (found, by_words_only) = meaning::by_meaning(&searcher, &q, MEANING_POOL)
+            let (found, unembedded) = meaning::by_meaning(&searcher, &q, MEANING_POOL)
                 .map_err(|e| ApiError::from_store("search by meaning", e))?;
             // Meetings not embedded yet are searched by their words.
-            let words = if mode == SearchMode::Meaning && by_words_only > 0 {
+            let words = if mode == SearchMode::Meaning && unembedded {
                 store
                     .search_meetings(&q, limit, passages, None)
                     .map_err(|e| ApiError::from_store("search index", e))?
