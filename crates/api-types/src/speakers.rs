@@ -1,18 +1,23 @@
-//! The other side's speakers of a meeting, and the voices the person named
-//! (extensions of the contract, issue 18).
+//! The speakers of a meeting (the other side's, and the people in the room
+//! beside the laptop's owner), and the voices the person named (extensions of
+//! the contract, issues 18 and 49).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use recorder_domain::VoiceId;
+use recorder_domain::{Channel, VoiceId};
 
-/// One speaker of the other side (`sys`).
+/// One speaker told apart: of the other side (`sys`: `Them` when it was one
+/// voice, else `Speaker N`) or someone in the room beside the laptop's owner
+/// (`mic`: `In the room N`; the owner is "Me" and not listed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Speaker {
-    /// `Speaker N`: names this speaker in a rename whatever it is called.
+    /// `Speaker N`, `Them` or `In the room N`: names this speaker in a rename
+    /// whatever it is called.
     pub key: String,
+    pub channel: Channel,
     /// What transcripts, search and exports show: the name, else the key.
     pub label: String,
     /// The name given (or recognised from a remembered voice), if any.
@@ -22,8 +27,9 @@ pub struct Speaker {
 /// `GET|PATCH /v1/meetings/:id/speakers`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SpeakerList {
-    /// Empty while the meeting is being processed, when the other side said
-    /// nothing, or without the speaker model (then it is one speaker, "Them").
+    /// Empty while the meeting is being processed, when nobody but the owner
+    /// spoke, or without the speaker model (then the other side is one
+    /// speaker, "Them", and the microphone "Me").
     pub speakers: Vec<Speaker>,
     /// Names to offer: the meeting's attendees not given to a speaker yet.
     pub suggestions: Vec<String>,

@@ -125,8 +125,16 @@ fn is_name_word(word: &str) -> bool {
 pub(crate) fn is_named_speaker(label: &str) -> bool {
     let generic = label.eq_ignore_ascii_case("them")
         || label.eq_ignore_ascii_case("everyone")
-        || label.strip_prefix("Speaker ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+        || is_anonymous_label(label);
     !generic && !label.trim().is_empty()
+}
+
+/// A voice told apart but not named: `Speaker N` (the other side) or `In the
+/// room N` (beside the laptop's owner).
+pub(crate) fn is_anonymous_label(label: &str) -> bool {
+    let numbered = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
+    label.strip_prefix("Speaker ").is_some_and(numbered)
+        || label.strip_prefix("In the room ").is_some_and(numbered)
 }
 
 pub(crate) fn attendee_words(attendee: &str) -> Vec<String> {

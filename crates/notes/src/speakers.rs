@@ -15,7 +15,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::addressee::accepts;
-use crate::owners::{attendee_words, is_named_speaker, is_vocative, Names, CLAUSE_OPENERS};
+use crate::owners::{
+    attendee_words, is_anonymous_label, is_named_speaker, is_vocative, Names, CLAUSE_OPENERS,
+};
 use crate::text::{capitalise_first, tokens, Token};
 use crate::transcript::Sentence;
 use crate::Context;
@@ -80,13 +82,13 @@ pub(crate) fn named(sentences: &[Sentence], context: &Context) -> Vec<Sentence> 
     renamed
 }
 
-/// "Speaker 1", "Speaker 2": labels that are neither a name nor "Them", in order.
+/// "Speaker 1", "In the room 1": labels that are neither a name nor "Them",
+/// in order.
 fn anonymous_labels(sentences: &[Sentence]) -> Vec<String> {
     let mut labels: Vec<String> = Vec::new();
     for sentence in sentences {
         let label = &sentence.speaker;
-        let anonymous = label.strip_prefix("Speaker ").is_some() && !is_named_speaker(label);
-        if anonymous && !labels.contains(label) {
+        if is_anonymous_label(label) && !labels.contains(label) {
             labels.push(label.clone());
         }
     }

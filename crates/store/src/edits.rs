@@ -400,24 +400,23 @@ fn lines_of_speaker(
     rows.map(|row| row?).collect()
 }
 
-/// A speaker name as a line stores it: a `sys` speaker told apart in this
-/// meeting (by its name or `Speaker N`) is its number, so renaming that
-/// speaker later renames the line too; any other name is given to the line.
+/// A speaker name as a line stores it: a speaker of the line's channel told
+/// apart in this meeting (by its name or its key: `Speaker N`, `Them`, `In the
+/// room N`) is its number, so renaming that speaker later renames the line
+/// too; any other name is given to the line.
 fn speaker_for(
     tx: &Transaction,
     meeting: i64,
     channel: Channel,
     name: &str,
 ) -> StoreResult<(Option<i64>, Option<String>)> {
-    if channel != Channel::Sys {
-        return Ok((None, Some(name.to_string())));
-    }
     let number: Option<i64> = tx
         .prepare_cached(
-            "SELECT number FROM speakers WHERE meeting = ?1 \
-             AND (name = ?2 COLLATE NOCASE OR (name IS NULL AND 'Speaker ' || number = ?2 COLLATE NOCASE))",
+            "SELECT number FROM speakers WHERE meeting = ?1 AND channel = ?3 \
+             AND (name = ?2 COLLATE NOCASE OR (name IS NULL \
+                  AND COALESCE(key, 'Speaker ' || number) = ?2 COLLATE NOCASE))",
         )?
-        .query_row(params![meeting, name], |r| r.get(0))
+        .query_row(params![meeting, name, channel.as_str()], |r| r.get(0))
         .optional()?;
     Ok(match number {
         Some(number) => (Some(number), None),

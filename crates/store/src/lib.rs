@@ -58,4 +58,6 @@ pub use rows::label_of;
 pub use search::{fts_query, HitSource, SearchHit};
 pub use snapshot::{integrity_check, meeting_ids_in, schema_version_of, snapshot};
 pub use speakers::Renamed;
-pub use speakers::{SpeakerRecord, SysSpan, VoiceRecord};
+pub use speakers::{
+    in_the_room, OwnerVoice, SpeakerOfLine, SpeakerRecord, SysSpan, VoiceRecord, THEM,
+};

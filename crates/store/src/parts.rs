@@ -355,7 +355,7 @@ pub(crate) fn segment_records(
 ) -> StoreResult<Vec<SegmentRecord>> {
     let (from, to) = span.unwrap_or((i64::MIN, i64::MAX));
     let mut query = db.prepare_cached(
-        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name, \
+        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, COALESCE(p.name, p.key), \
          s.speaker_name, s.edited FROM segments s \
          LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
          WHERE s.meeting = ?1 AND s.start_ms >= ?2 AND s.start_ms <= ?3 ORDER BY s.start_ms, s.seq",
@@ -367,7 +367,7 @@ pub(crate) fn segment_records(
 /// One line of a meeting, or `NotFound`.
 pub(crate) fn segment_record(db: &Connection, meeting: i64, id: i64) -> StoreResult<SegmentRecord> {
     db.prepare_cached(
-        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, p.name, \
+        "SELECT s.seq, s.channel, s.start_ms, s.end_ms, s.text, s.speaker, COALESCE(p.name, p.key), \
          s.speaker_name, s.edited FROM segments s \
          LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \
          WHERE s.meeting = ?1 AND s.seq = ?2",

@@ -240,7 +240,7 @@ pub(crate) enum Scope {
 }
 
 const SEGMENT_HIT: &str = "SELECT m.id, m.title, m.started_at, s.start_ms, s.end_ms, s.channel, \
-            snippet({t}, 0, ?3, ?4, '…', ?5), s.speaker, p.name \
+            snippet({t}, 0, ?3, ?4, '…', ?5), s.speaker, COALESCE(p.name, p.key) \
      FROM {t} JOIN segments s ON s.seq = {t}.rowid \
           JOIN meetings m ON m.seq = s.meeting \
           LEFT JOIN speakers p ON p.meeting = s.meeting AND p.number = s.speaker \

@@ -1,11 +1,12 @@
-//! The speakers of a meeting's `sys` channel and the voices the person named.
+//! The speakers of a meeting (the other side's, and the people in the room
+//! beside the laptop's owner), the voices the person named, and the owner's.
 //!
-//! Diarization saves, in one transaction, each speaker's number and voice and
-//! every `sys` segment's speaker number. A speaker's label is its name, else
-//! `Speaker N`. Renaming follows through action-item owners and the notes. Named voices are
+//! Diarization saves, in one transaction, each speaker's number, channel, key
+//! and voice and every segment's speaker number. A speaker's label is its
+//! name, else its key (`Speaker N`, `Them`, `In the room N`). Renaming follows through action-item owners and the notes. Named voices are
 //! kept (when the person allows it) to recognise the speaker next time.
 
-use recorder_domain::{new_id, MeetingId, VoiceId};
+use recorder_domain::{new_id, Channel, MeetingId, VoiceId};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::json;
 
@@ -16,16 +17,43 @@ use crate::{StoreError, StoreResult};
 /// One speaker of a meeting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpeakerRecord {
+    /// Unique within the meeting, across both channels.
     pub number: i64,
+    pub channel: Channel,
+    /// The label until named: `Speaker N`, `Them` or `In the room N`.
+    pub key: String,
     pub name: Option<String>,
     pub voice: Vec<f32>,
 }
 
 impl SpeakerRecord {
-    /// What transcripts show: the name, else `Speaker N`.
-    pub fn label(&self) -> String {
-        self.name.clone().unwrap_or_else(|| label_of(self.number))
+    /// Speaker `number` of the other side, `Speaker N`.
+    pub fn other_side(number: i64, name: Option<String>, voice: Vec<f32>) -> Self {
+        Self { number, channel: Channel::Sys, key: label_of(number), name, voice }
     }
+
+    /// What transcripts show: the name, else the key.
+    pub fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.key.clone())
+    }
+}
+
+/// The key of the other side's one voice.
+pub const THEM: &str = "Them";
+
+/// The key of the `n`th person in the room beside the owner.
+pub fn in_the_room(n: usize) -> String {
+    format!("In the room {n}")
+}
+
+/// The laptop owner's voice, as learned or enrolled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnerVoice {
+    pub voice: Vec<f32>,
+    /// Meetings with one voice on the microphone it was learned from.
+    pub meetings: i64,
+    pub enrolled: bool,
+    pub updated_at: i64,
 }
 
 /// A voice the person named.
@@ -39,13 +67,16 @@ pub struct VoiceRecord {
     pub updated_at: i64,
 }
 
-/// A `sys` segment's place, for giving it a speaker.
+/// A segment's place, for giving it a speaker.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SysSpan {
     pub seq: i64,
     pub start_ms: i64,
     pub end_ms: i64,
 }
+
+/// A segment given a speaker: its seq, channel and speaker number.
+pub type SpeakerOfLine = (i64, Channel, i64);
 
 pub(crate) fn voice_bytes(voice: &[f32]) -> Vec<u8> {
     voice.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -58,47 +89,57 @@ pub(crate) fn voice_of(bytes: &[u8]) -> Vec<f32> {
 impl crate::Store {
     /// The `sys` segments of a meeting, in order.
     pub fn sys_spans(&self, meeting_id: &MeetingId) -> StoreResult<Vec<SysSpan>> {
+        self.spans(meeting_id, Channel::Sys)
+    }
+
+    /// The segments of one channel of a meeting, in order.
+    pub fn spans(&self, meeting_id: &MeetingId, channel: Channel) -> StoreResult<Vec<SysSpan>> {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let mut query = db.prepare_cached(
                 "SELECT seq, start_ms, end_ms FROM segments \
-                 WHERE meeting = ?1 AND channel = 'sys' ORDER BY start_ms, seq",
+                 WHERE meeting = ?1 AND channel = ?2 ORDER BY start_ms, seq",
             )?;
-            let rows = query.query_map([seq], |row| {
+            let rows = query.query_map(params![seq, channel.as_str()], |row| {
                 Ok(SysSpan { seq: row.get(0)?, start_ms: row.get(1)?, end_ms: row.get(2)? })
             })?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
     }
 
-    /// Replaces a meeting's speakers (numbered from 1 in `speakers`' order)
-    /// and sets each listed segment's speaker number, in one transaction.
+    /// Replaces a meeting's speakers and sets each listed segment's speaker
+    /// number (a segment of another channel than its speaker's is left
+    /// alone), in one transaction.
     pub fn save_speakers(
         &self,
         meeting_id: &MeetingId,
         speakers: &[SpeakerRecord],
-        segments: &[(i64, i64)],
+        segments: &[SpeakerOfLine],
     ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute("UPDATE segments SET speaker = NULL WHERE meeting = ?1", [seq])?;
             tx.execute("DELETE FROM speakers WHERE meeting = ?1", [seq])?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO speakers (meeting, number, name, voice) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO speakers (meeting, number, name, voice, channel, key) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for speaker in speakers {
+                let key = (speaker.key != label_of(speaker.number)).then_some(&speaker.key);
                 insert.execute(params![
                     seq,
                     speaker.number,
                     speaker.name,
-                    voice_bytes(&speaker.voice)
+                    voice_bytes(&speaker.voice),
+                    speaker.channel.as_str(),
+                    key
                 ])?;
             }
             let mut update = tx.prepare_cached(
-                "UPDATE segments SET speaker = ?3 WHERE meeting = ?1 AND seq = ?2 AND channel = 'sys'",
+                "UPDATE segments SET speaker = ?3 WHERE meeting = ?1 AND seq = ?2 AND channel = ?4",
             )?;
-            for (segment, number) in segments {
-                update.execute(params![seq, segment, number])?;
+            for (segment, channel, number) in segments {
+                update.execute(params![seq, segment, number, channel.as_str()])?;
             }
             Ok(())
         })
@@ -130,13 +171,8 @@ impl crate::Store {
                 let old =
                     before.iter().find(|s| s.number == *number).ok_or(StoreError::NotFound)?;
                 if old.name != *name {
-                    rename_one(tx, seq, *number, old.name.as_deref(), name.as_deref())?;
-                    record_rename(
-                        tx,
-                        seq,
-                        (*number, old.name.as_deref(), name.as_deref()),
-                        &renamed,
-                    )?;
+                    rename_one(tx, seq, old, name.as_deref())?;
+                    record_rename(tx, seq, (old, name.as_deref()), &renamed)?;
                 }
                 if let (true, Some(name)) = (renamed.remember, name) {
                     remember_voice(tx, name, &old.voice, renamed.now)?;
@@ -185,6 +221,65 @@ impl crate::Store {
         })
     }
 
+    /// The laptop owner's voice, when learned or enrolled.
+    pub fn owner_voice(&self) -> StoreResult<Option<OwnerVoice>> {
+        self.read(|db| {
+            Ok(db
+                .prepare_cached(
+                    "SELECT voice, meetings, enrolled, updated_at FROM owner_voice WHERE id = 1",
+                )?
+                .query_row([], |row| {
+                    let bytes: Vec<u8> = row.get(0)?;
+                    Ok(OwnerVoice {
+                        voice: voice_of(&bytes),
+                        meetings: row.get(1)?,
+                        enrolled: row.get(2)?,
+                        updated_at: row.get(3)?,
+                    })
+                })
+                .optional()?)
+        })
+    }
+
+    /// Folds the voice of a meeting whose microphone had one voice into the
+    /// owner's (an enrolled voice keeps its weight of one meeting).
+    pub fn learn_owner_voice(&self, voice: &[f32], now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let known = tx
+                .prepare_cached("SELECT voice, meetings, enrolled FROM owner_voice WHERE id = 1")?
+                .query_row([], |row| {
+                    Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)?, row.get::<_, bool>(2)?))
+                })
+                .optional()?;
+            let (mean, meetings, enrolled) = match known {
+                None => (voice.to_vec(), 1, false),
+                Some((bytes, meetings, enrolled)) => {
+                    let weight = meetings + i64::from(enrolled);
+                    (folded(&voice_of(&bytes), weight, voice), meetings + 1, enrolled)
+                }
+            };
+            put_owner_voice(tx, &OwnerVoice { voice: mean, meetings, enrolled, updated_at: now })
+        })
+    }
+
+    /// Sets the owner's voice from an enrolment reading, in place of any
+    /// voice learned before.
+    pub fn enrol_owner_voice(&self, voice: &[f32], now: i64) -> StoreResult<()> {
+        self.write(|tx| {
+            let enrolled =
+                OwnerVoice { voice: voice.to_vec(), meetings: 0, enrolled: true, updated_at: now };
+            put_owner_voice(tx, &enrolled)
+        })
+    }
+
+    /// Forgets the owner's voice; `NotFound` when none was kept.
+    pub fn forget_owner_voice(&self) -> StoreResult<()> {
+        self.write(|tx| match tx.execute("DELETE FROM owner_voice", [])? {
+            0 => Err(StoreError::NotFound),
+            _ => Ok(()),
+        })
+    }
+
     /// Forgets one remembered voice.
     pub fn delete_voice(&self, id: &VoiceId) -> StoreResult<()> {
         self.write(|tx| match tx.execute("DELETE FROM voices WHERE id = ?1", [id.as_str()])? {
@@ -192,6 +287,16 @@ impl crate::Store {
             _ => Ok(()),
         })
     }
+}
+
+fn put_owner_voice(tx: &Transaction, owner: &OwnerVoice) -> StoreResult<()> {
+    tx.execute(
+        "INSERT INTO owner_voice (id, voice, meetings, enrolled, updated_at) \
+         VALUES (1, ?1, ?2, ?3, ?4) ON CONFLICT (id) DO UPDATE SET voice = ?1, meetings = ?2, \
+         enrolled = ?3, updated_at = ?4",
+        params![voice_bytes(&owner.voice), owner.meetings, owner.enrolled, owner.updated_at],
+    )?;
+    Ok(())
 }
 
 /// Remembers `voice` as `name`'s: a new voice, or folded into the mean of
@@ -228,18 +333,19 @@ pub struct Renamed<'a> {
     pub remember: bool,
 }
 
-/// The history row of speaker `number` renamed from `old` to `new` (None:
-/// `Speaker N`): target `speaker_name:<number>`, undone through [`set_name`].
+/// The history row of `speaker` renamed to `new` (None: back to its key):
+/// target `speaker_name:<number>`, undone through [`set_name`].
 fn record_rename(
     tx: &Transaction,
     meeting: i64,
-    (number, old, new): (i64, Option<&str>, Option<&str>),
+    (speaker, new): (&SpeakerRecord, Option<&str>),
     renamed: &Renamed,
 ) -> StoreResult<()> {
-    let was = old.map_or_else(|| label_of(number), str::to_string);
+    let (number, old) = (speaker.number, speaker.name.as_deref());
+    let was = speaker.label();
     let summary = match new {
         Some(name) => format!("Named {was} “{name}”"),
-        None => format!("Took the name “{was}” from {}", label_of(number)),
+        None => format!("Took the name “{was}” from {}", speaker.key),
     };
     let change = Change {
         target: format!("speaker_name:{number}"),
@@ -262,23 +368,22 @@ pub(crate) fn set_name(
     wanted: Option<&str>,
 ) -> StoreResult<Option<String>> {
     let current = speaker_rows(tx, meeting)?.into_iter().find(|s| s.number == number);
-    let had = current.ok_or(StoreError::NotFound)?.name;
-    rename_one(tx, meeting, number, had.as_deref(), wanted)?;
-    Ok(had)
+    let current = current.ok_or(StoreError::NotFound)?;
+    rename_one(tx, meeting, &current, wanted)?;
+    Ok(current.name)
 }
 
 fn rename_one(
     tx: &Transaction,
     meeting: i64,
-    number: i64,
-    old: Option<&str>,
+    speaker: &SpeakerRecord,
     name: Option<&str>,
 ) -> StoreResult<()> {
-    let label = |name: Option<&str>| name.map_or_else(|| label_of(number), str::to_string);
-    let (old_label, new_label) = (label(old), label(name));
+    let old_label = speaker.label();
+    let new_label = name.map_or_else(|| speaker.key.clone(), str::to_string);
     tx.execute(
         "UPDATE speakers SET name = ?3 WHERE meeting = ?1 AND number = ?2",
-        params![meeting, number, name],
+        params![meeting, speaker.number, name],
     )?;
     tx.execute(
         "UPDATE action_items SET owner = ?3 WHERE meeting = ?1 AND owner = ?2",
@@ -339,11 +444,19 @@ fn folded(mean: &[f32], meetings: i64, voice: &[f32]) -> Vec<f32> {
 
 fn speaker_rows(db: &Connection, meeting: i64) -> StoreResult<Vec<SpeakerRecord>> {
     let mut query = db.prepare_cached(
-        "SELECT number, name, voice FROM speakers WHERE meeting = ?1 ORDER BY number",
+        "SELECT number, name, voice, channel, key FROM speakers WHERE meeting = ?1 ORDER BY number",
     )?;
     let rows = query.query_map([meeting], |row| {
         let bytes: Vec<u8> = row.get(2)?;
-        Ok(SpeakerRecord { number: row.get(0)?, name: row.get(1)?, voice: voice_of(&bytes) })
+        let number = row.get(0)?;
+        let channel: String = row.get(3)?;
+        Ok(SpeakerRecord {
+            number,
+            channel: Channel::parse(&channel).unwrap_or(Channel::Sys),
+            key: row.get::<_, Option<String>>(4)?.unwrap_or_else(|| label_of(number)),
+            name: row.get(1)?,
+            voice: voice_of(&bytes),
+        })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -33,10 +33,16 @@ fn ready_meeting(store: &Store) -> MeetingId {
         .expect("lines");
     let spans = store.sys_spans(&id).expect("spans");
     let speakers = [
-        SpeakerRecord { number: 1, name: Some("Siobhan".into()), voice: vec![0.0; 4] },
-        SpeakerRecord { number: 2, name: Some("Tran".into()), voice: vec![0.0; 4] },
+        SpeakerRecord::other_side(1, Some("Siobhan".into()), vec![0.0; 4]),
+        SpeakerRecord::other_side(2, Some("Tran".into()), vec![0.0; 4]),
     ];
-    store.save_speakers(&id, &speakers, &[(spans[0].seq, 1), (spans[1].seq, 2)]).expect("speakers");
+    store
+        .save_speakers(
+            &id,
+            &speakers,
+            &[(spans[0].seq, Channel::Sys, 1), (spans[1].seq, Channel::Sys, 2)],
+        )
+        .expect("speakers");
     id
 }
 

@@ -35,10 +35,16 @@ fn meeting(store: &Store) -> (MeetingId, Vec<i64>) {
         .expect("lines");
     let spans = store.sys_spans(&id).expect("spans");
     let speakers = [
-        SpeakerRecord { number: 1, name: None, voice: vec![0.0; 4] },
-        SpeakerRecord { number: 2, name: None, voice: vec![0.0; 4] },
+        SpeakerRecord::other_side(1, None, vec![0.0; 4]),
+        SpeakerRecord::other_side(2, None, vec![0.0; 4]),
     ];
-    store.save_speakers(&id, &speakers, &[(spans[0].seq, 1), (spans[1].seq, 1)]).expect("speakers");
+    store
+        .save_speakers(
+            &id,
+            &speakers,
+            &[(spans[0].seq, Channel::Sys, 1), (spans[1].seq, Channel::Sys, 1)],
+        )
+        .expect("speakers");
     (id, ids)
 }
 

@@ -202,10 +202,8 @@ fn closing_the_store_folds_the_wal_into_the_database() {
 #[test]
 fn known_names_are_the_named_speakers_of_earlier_meetings_latest_first() {
     let (_folder, store) = open();
-    let speaker = |number: i64, name: Option<&str>| SpeakerRecord {
-        number,
-        name: name.map(str::to_owned),
-        voice: vec![1.0, 0.0],
+    let speaker = |number: i64, name: Option<&str>| {
+        SpeakerRecord::other_side(number, name.map(str::to_owned), vec![1.0, 0.0])
     };
     let first = meeting(&store, "First", 1_000, &[]);
     let second = meeting(&store, "Second", 2_000, &[]);

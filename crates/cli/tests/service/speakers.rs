@@ -137,7 +137,7 @@ async fn speakers_are_told_apart_named_and_the_name_follows_everywhere() {
     assert_eq!(renamed.status, 200, "{}", renamed.text);
     assert_eq!(
         renamed.body["speakers"][0],
-        json!({"key": "Speaker 1", "label": "Dana", "name": "Dana"})
+        json!({"key": "Speaker 1", "channel": "sys", "label": "Dana", "name": "Dana"})
     );
     assert_eq!(renamed.body["suggestions"], json!(["Eli", "Fay"]));
 
@@ -362,4 +362,90 @@ async fn a_meeting_transcribed_again_keeps_the_names_given_to_its_speakers() {
     assert_eq!(after, before, "the new lines keep the names, by time");
     let listed = speakers(&service, &id).await;
     assert_eq!(listed["speakers"][0]["label"], "Dana", "{listed}");
+}
+
+/// Records a meeting until its microphone's lines reach `until_ms`, and
+/// waits until it is ready; returns its id.
+async fn record_room(service: &TestService, until_ms: i64) -> String {
+    let mut stream = crate::events::open(service, None).await;
+    let started = crate::recording::person(service, "/ui/recording/start", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.body["id"].as_str().expect("id").to_owned();
+    crate::recording::events_until(
+        &mut stream,
+        |kind, data| {
+            kind == "segment.new"
+                && data["channel"] == "mic"
+                && data["end_ms"].as_i64() >= Some(until_ms)
+        },
+        std::time::Duration::from_secs(90),
+    )
+    .await;
+    let stopped = crate::recording::person(service, "/ui/recording/stop", None).await;
+    assert_eq!(stopped.status, 200, "{}", stopped.text);
+    crate::recording::events_until(
+        &mut stream,
+        |kind, data| kind == "meeting.updated" && data["status"] == "ready",
+        std::time::Duration::from_secs(120),
+    )
+    .await;
+    id
+}
+
+#[tokio::test]
+async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next_time() {
+    let folder = tempfile::tempdir().expect("temp");
+    // Beside the laptop's owner (who talks most), a colleague; the other side
+    // is one voice.
+    let mic = folder.path().join("mic.wav");
+    let order = [0, 1, 0, 1, 0];
+    let turns: Vec<(usize, &str)> = order.iter().zip(LINES).map(|(p, l)| (*p, l)).collect();
+    let truth = conversation(&[PEOPLE[1], PEOPLE[2]], &turns, 0.8, &mic);
+    let sys = folder.path().join("sys.wav");
+    speech::speak_padded("Sounds good, talk to you all next week.", &sys, 2.0, 20.0);
+    let mut options = crate::recording::recording_options(&mic, &sys, 2.0);
+    options.env.push((
+        "RECORDER_SPEAKER_MODEL_PATH".into(),
+        speech::speaker_model().display().to_string(),
+    ));
+    let service = TestService::start(BIN, options);
+    let until_ms = truth.last().expect("turns").end_ms - 1_000;
+
+    let first = record_room(&service, until_ms).await;
+    let all = segments(&service, &first).await;
+    let ours: Vec<Value> = all.iter().filter(|s| s["channel"] == "mic").cloned().collect();
+    let labels = speaker_per_turn(&ours, &truth);
+    let by_person = one_label_per_person(&labels, &truth);
+    assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Ada", "In the room 1"));
+    assert!(
+        all.iter().filter(|s| s["channel"] == "sys").all(|s| s["speaker"] == "Them"),
+        "{all:?}"
+    );
+    let listed = speakers(&service, &first).await;
+    let keys: Vec<(String, String)> = listed["speakers"]
+        .as_array()
+        .expect("speakers")
+        .iter()
+        .map(|s| {
+            (s["key"].as_str().unwrap_or("").into(), s["channel"].as_str().unwrap_or("").into())
+        })
+        .collect();
+    assert_eq!(keys, [("Them".into(), "sys".into()), ("In the room 1".into(), "mic".into())]);
+
+    let named = rename(&service, &first, &json!({"In the room 1": "Gus", "Them": "Hana"})).await;
+    assert_eq!(named.status, 200, "{}", named.text);
+    let labels = speaker_per_turn(&segments(&service, &first).await, &truth);
+    assert_eq!(one_label_per_person(&labels, &truth)[&1], "Gus", "{labels:?}");
+
+    // The next meeting in the same room: Gus and Hana are known by their voices.
+    let second = record_room(&service, until_ms).await;
+    let all = segments(&service, &second).await;
+    let ours: Vec<Value> = all.iter().filter(|s| s["channel"] == "mic").cloned().collect();
+    let labels = speaker_per_turn(&ours, &truth);
+    let by_person = one_label_per_person(&labels, &truth);
+    assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Ada", "Gus"));
+    assert!(
+        all.iter().filter(|s| s["channel"] == "sys").all(|s| s["speaker"] == "Hana"),
+        "{all:?}"
+    );
 }

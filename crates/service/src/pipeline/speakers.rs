@@ -1,20 +1,27 @@
-//! Telling the other side's speakers apart, once a meeting's transcript is
-//! complete: the first step of the notes job that follows transcription (so
-//! notes name owners by speaker, and a crash resumes it with the job). Reads
-//! `meetings/<id>/sys.wav` (recorded, or the playback copy of an import),
-//! diarizes it on the CPU, gives every `sys` segment its speaker, recognises
-//! voices the person named in earlier meetings, and announces
-//! `meeting.updated`. Without the speaker model, or without `sys` speech, the
-//! other side stays one speaker, "Them".
+//! Telling the speakers apart, once a meeting's transcript is complete: the
+//! first step of the notes job that follows transcription (so notes name
+//! owners by speaker, and a crash resumes it with the job). Diarizes
+//! `meetings/<id>/sys.wav` (recorded, or the playback copy of an import) and
+//! `mic.wav` (where its kept lines are) on the CPU, gives every line its
+//! speaker ([`super::room`]: "Them" or "Speaker N"; "Me" or "In the room N"),
+//! recognises voices the person named in earlier meetings, learns the
+//! owner's voice from a microphone with one voice, and announces
+//! `meeting.updated`. Without the speaker model, or without speech, each
+//! channel stays one speaker, "Me" and "Them".
 
 use std::time::Instant;
 
 use recorder_api_types::Event;
 use recorder_domain::{Channel, MeetingId};
-use recorder_store::{SpeakerRecord, SysSpan, VoiceRecord};
-use recorder_stt::speaker::diarize::{diarize_stream, speaker_of, Diarization, DiarizeError};
+use recorder_store::{SpeakerOfLine, SysSpan, VoiceRecord};
+use recorder_stt::speaker::campplus::CamPlusPlus;
+use recorder_stt::speaker::diarize::{
+    diarize_stream_within, speaker_of, Diarization, DiarizeError,
+};
 use recorder_stt::vad::Gate;
 
+use super::room::{cast, speech, Cast};
+use crate::base::clock::now_ms;
 use crate::state::AppState;
 
 /// A remembered voice is taken for a speaker at least this alike (cosine of
@@ -24,6 +31,10 @@ pub const RECOGNISED: f32 = 0.88;
 /// Samples per millisecond (16 kHz).
 const PER_MS: i64 = 16;
 
+/// The owner's voice is learned only from a microphone with at least this
+/// much speech of one voice (samples, 20 s).
+const LEARNED_FROM: usize = 20 * 16_000;
+
 /// Whether the step ran to its end.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Step {
@@ -32,43 +43,40 @@ pub enum Step {
     Stopped,
 }
 
-/// Tells the speakers of `meeting_id`'s `sys` channel apart, unless that was
+/// Tells the speakers of `meeting_id`'s channels apart, unless that was
 /// done already (a job run again) or cannot be done (logged).
 pub fn tell_apart(state: &AppState, meeting_id: &MeetingId) -> Result<Step, String> {
-    let already = state.core.store.speakers(meeting_id).map_err(|e| e.to_string())?;
-    let spans = state.core.store.sys_spans(meeting_id).map_err(|e| e.to_string())?;
-    if !already.is_empty() || spans.is_empty() {
+    let store = &state.core.store;
+    let already = store.speakers(meeting_id).map_err(|e| e.to_string())?;
+    let sys_spans = store.spans(meeting_id, Channel::Sys).map_err(|e| e.to_string())?;
+    let mic_spans = store.spans(meeting_id, Channel::Mic).map_err(|e| e.to_string())?;
+    if !already.is_empty() || (sys_spans.is_empty() && mic_spans.is_empty()) {
         return Ok(Step::Done);
     }
     let Some(model) = state.models.speakers.get() else {
         return Ok(Step::Done);
     };
-    let path = state.core.data_dir.audio_file(meeting_id, Channel::Sys);
-    if !path.is_file() {
-        tracing::info!(%meeting_id, "speakers: no audio of the other side is kept");
-        return Ok(Step::Done);
-    }
     let began = Instant::now();
-    let found = match recorder_stt::audio::open(&path, None).map_err(DiarizeError::from).and_then(
-        |mut stream| {
-            let gate = Gate::best(state.models.vad.get().as_ref());
-            diarize_stream(&model, stream.as_mut(), gate, &|| state.core.shutdown.is_cancelled())
-        },
-    ) {
-        Ok(found) => found,
-        Err(DiarizeError::Stopped) => return Ok(Step::Stopped),
-        Err(DiarizeError::Audio(error)) => {
-            tracing::warn!(%meeting_id, %error, "speakers: the other side stays one speaker");
-            return Ok(Step::Done);
-        }
+    let Some(sys) = channel(state, &model, meeting_id, (Channel::Sys, &sys_spans))? else {
+        return Ok(Step::Stopped);
     };
-    if found.voices.is_empty() {
+    let Some(mic) = channel(state, &model, meeting_id, (Channel::Mic, &mic_spans))? else {
+        return Ok(Step::Stopped);
+    };
+    if sys.is_none() && mic.is_none() {
         return Ok(Step::Done);
     }
-    save(state, meeting_id, &found, &spans)?;
+    let remember = state.effective_settings().transcription.remember_voices;
+    let owner = store.owner_voice().map_err(|e| e.to_string())?;
+    let cast = cast(sys.as_ref(), mic.as_ref(), owner.as_ref().map(|o| &o.voice[..]));
+    save(state, meeting_id, cast, (&sys, &sys_spans), (&mic, &mic_spans))?;
+    if let (true, Some(mic)) = (remember, &mic) {
+        learn_owner(state, mic)?;
+    }
     tracing::info!(
         %meeting_id,
-        speakers = found.voices.len(),
+        sys = sys.as_ref().map_or(0, |d| d.voices.len()),
+        mic = mic.as_ref().map_or(0, |d| d.voices.len()),
         seconds = began.elapsed().as_secs_f64(),
         "speakers told apart"
     );
@@ -76,37 +84,97 @@ pub fn tell_apart(state: &AppState, meeting_id: &MeetingId) -> Result<Step, Stri
     Ok(Step::Done)
 }
 
+/// One channel's diarization: `Some(None)` when it has no lines, no audio
+/// kept or no voice found, `None` when shutdown came first.
+fn channel(
+    state: &AppState,
+    model: &CamPlusPlus,
+    meeting_id: &MeetingId,
+    (channel, spans): (Channel, &[SysSpan]),
+) -> Result<Option<Option<Diarization>>, String> {
+    let path = state.core.data_dir.audio_file(meeting_id, channel);
+    if spans.is_empty() {
+        return Ok(Some(None));
+    }
+    if !path.is_file() {
+        tracing::info!(%meeting_id, channel = channel.as_str(), "speakers: no audio is kept");
+        return Ok(Some(None));
+    }
+    // The microphone is told apart only where its kept lines are (not where
+    // it heard the other side's echo).
+    let within: Option<Vec<(usize, usize)>> = (channel == Channel::Mic)
+        .then(|| spans.iter().map(|s| (samples(s.start_ms), samples(s.end_ms))).collect());
+    let stop = || state.core.shutdown.is_cancelled();
+    let found = recorder_stt::audio::open(&path, None).map_err(DiarizeError::from).and_then(
+        |mut stream| {
+            let gate = Gate::best(state.models.vad.get().as_ref());
+            diarize_stream_within(model, stream.as_mut(), gate, within.as_deref(), &stop)
+        },
+    );
+    match found {
+        Ok(found) if found.voices.is_empty() => Ok(Some(None)),
+        Ok(found) => Ok(Some(Some(found))),
+        Err(DiarizeError::Stopped) => Ok(None),
+        Err(DiarizeError::Audio(error)) => {
+            let channel = channel.as_str();
+            tracing::warn!(%meeting_id, channel, %error, "speakers: the channel stays one speaker");
+            Ok(Some(None))
+        }
+    }
+}
+
+type Diarized<'a> = (&'a Option<Diarization>, &'a [SysSpan]);
+
 fn save(
     state: &AppState,
     meeting_id: &MeetingId,
-    found: &Diarization,
-    spans: &[SysSpan],
+    mut cast: Cast,
+    (sys, sys_spans): Diarized,
+    (mic, mic_spans): Diarized,
 ) -> Result<(), String> {
     let remembered = if state.effective_settings().transcription.remember_voices {
         state.core.store.voices().map_err(|e| e.to_string())?
     } else {
         Vec::new()
     };
-    let names = recognise(&found.voices, &remembered);
-    let speakers: Vec<SpeakerRecord> = found
-        .voices
-        .iter()
-        .zip(names)
-        .enumerate()
-        .map(|(index, (voice, name))| SpeakerRecord {
-            number: index as i64 + 1,
-            name,
-            voice: voice.clone(),
-        })
-        .collect();
-    let labels: Vec<(i64, i64)> = spans
+    let voices: Vec<Vec<f32>> = cast.speakers.iter().map(|s| s.voice.clone()).collect();
+    for (speaker, name) in cast.speakers.iter_mut().zip(recognise(&voices, &remembered)) {
+        speaker.name = name;
+    }
+    let mut lines: Vec<SpeakerOfLine> = Vec::new();
+    let sys_numbers: Vec<Option<i64>> = cast.sys_numbers.iter().copied().map(Some).collect();
+    lines.extend(numbered(sys, sys_spans, Channel::Sys, &sys_numbers));
+    lines.extend(numbered(mic, mic_spans, Channel::Mic, &cast.mic_numbers));
+    state.core.store.save_speakers(meeting_id, &cast.speakers, &lines).map_err(|e| e.to_string())
+}
+
+/// Each line of a channel with the speaker number its turns give it (lines
+/// of a voice without a number, the owner's, keep none).
+fn numbered(
+    found: &Option<Diarization>,
+    spans: &[SysSpan],
+    channel: Channel,
+    numbers: &[Option<i64>],
+) -> Vec<SpeakerOfLine> {
+    let Some(found) = found else {
+        return Vec::new();
+    };
+    spans
         .iter()
         .filter_map(|span| {
-            let (start, end) = (samples(span.start_ms), samples(span.end_ms));
-            speaker_of(&found.turns, start, end).map(|k| (span.seq, k as i64 + 1))
+            let voice = speaker_of(&found.turns, samples(span.start_ms), samples(span.end_ms))?;
+            numbers.get(voice).copied().flatten().map(|number| (span.seq, channel, number))
         })
-        .collect();
-    state.core.store.save_speakers(meeting_id, &speakers, &labels).map_err(|e| e.to_string())
+        .collect()
+}
+
+/// The owner's voice, learned from a microphone that had one voice and
+/// enough speech.
+fn learn_owner(state: &AppState, mic: &Diarization) -> Result<(), String> {
+    if mic.voices.len() != 1 || speech(&mic.turns) < LEARNED_FROM {
+        return Ok(());
+    }
+    state.core.store.learn_owner_voice(&mic.voices[0], now_ms()).map_err(|e| e.to_string())
 }
 
 fn samples(ms: i64) -> usize {

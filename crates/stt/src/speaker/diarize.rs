@@ -100,6 +100,20 @@ pub fn diarize_stream(
     gate: Gate,
     stop: &dyn Fn() -> bool,
 ) -> Result<Diarization, DiarizeError> {
+    diarize_stream_within(model, stream, gate, None, stop)
+}
+
+/// As [`diarize_stream`], but only windows lying mostly within `within`
+/// (sorted sample ranges; `None`: everywhere) are grouped: the microphone's
+/// speakers are told apart only where its kept lines are, not where it
+/// heard the other side's echo.
+pub fn diarize_stream_within(
+    model: &CamPlusPlus,
+    stream: &mut dyn AudioStream,
+    gate: Gate,
+    within: Option<&[(usize, usize)]>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Diarization, DiarizeError> {
     let profile = Profile::live(&gate);
     let mut chunker = Chunker::new(gate, profile, 0);
     let (mut spans, mut embeddings) = (Vec::new(), Vec::new());
@@ -117,7 +131,7 @@ pub fn diarize_stream(
             chunker.push(&block, &mut chunks);
         }
         if chunks.len() >= BATCH || (read == 0 && !chunks.is_empty()) {
-            embed_chunks(model, &chunks, &mut spans, &mut embeddings);
+            embed_chunks(model, &chunks, within, (&mut spans, &mut embeddings));
             chunks.clear();
         }
         if read == 0 {
@@ -132,8 +146,8 @@ const BATCH: usize = 16;
 fn embed_chunks(
     model: &CamPlusPlus,
     chunks: &[SpeechChunk],
-    spans: &mut Vec<(usize, usize)>,
-    embeddings: &mut Vec<Vec<f32>>,
+    within: Option<&[(usize, usize)]>,
+    (spans, embeddings): (&mut Vec<(usize, usize)>, &mut Vec<Vec<f32>>),
 ) {
     let mut samples = Vec::new();
     let mut local = Vec::new();
@@ -145,12 +159,22 @@ fn embed_chunks(
         let base = samples.len();
         samples.extend_from_slice(&chunk.samples[..speech]);
         for (from, to) in windows(&[(0, speech)]) {
+            if within.is_some_and(|kept| !mostly_within(kept, start + from, start + to)) {
+                continue;
+            }
             local.push((base + from, base + to));
             origins.push((start + from, start + to));
         }
     }
     embeddings.extend(embed_all(model, &samples, &local));
     spans.extend(origins);
+}
+
+/// Whether at least half of `start..end` lies within the ranges `kept`.
+fn mostly_within(kept: &[(usize, usize)], start: usize, end: usize) -> bool {
+    let covered: usize =
+        kept.iter().map(|&(from, to)| to.min(end).saturating_sub(from.max(start))).sum();
+    covered * 2 >= end - start
 }
 
 fn ms_to_samples(ms: i64) -> usize {

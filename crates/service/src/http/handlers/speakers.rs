@@ -10,7 +10,7 @@ use recorder_api_types::{
     ErrorBody, ErrorCode, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList,
 };
 use recorder_domain::{MeetingId, MeetingStatus, VoiceId};
-use recorder_store::{label_of, Renamed, SpeakerRecord, Store};
+use recorder_store::{Renamed, SpeakerRecord, Store};
 
 use crate::access::guard::Principal;
 use crate::base::clock::now_ms;
@@ -130,7 +130,7 @@ fn resolve(
             let key = key.trim();
             let speaker = known
                 .iter()
-                .find(|s| label_of(s.number) == key)
+                .find(|s| s.key == key)
                 .or_else(|| known.iter().find(|s| s.label() == key))
                 .ok_or_else(|| ApiError::invalid(format!("no speaker `{key}` in this meeting")))?;
             Ok((speaker.number, name))
@@ -148,7 +148,12 @@ fn speaker_list(
     let meeting = store.meeting(meeting_id).map_err(|e| ApiError::from_store("meeting", e))?;
     let speakers: Vec<Speaker> = records
         .iter()
-        .map(|s| Speaker { key: label_of(s.number), label: s.label(), name: s.name.clone() })
+        .map(|s| Speaker {
+            key: s.key.clone(),
+            channel: s.channel,
+            label: s.label(),
+            name: s.name.clone(),
+        })
         .collect();
     let suggestions = meeting
         .attendees
