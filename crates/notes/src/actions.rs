@@ -255,7 +255,7 @@ fn resolve(owner: Owner, index: usize, sentences: &[Sentence], context: &Context
         Owner::OtherParty => answerer(index, sentences).unwrap_or_else(|| {
             let user = context.user_name.trim();
             let user = if user.is_empty() { "Me" } else { user };
-            if speaker.trim().eq_ignore_ascii_case(user) {
+            if context.person_absent || speaker.trim().eq_ignore_ascii_case(user) {
                 "Them".to_string()
             } else {
                 user.to_string()

@@ -56,6 +56,10 @@ pub struct Context {
     /// The person's own notes, line by line, each with the moment of the
     /// meeting it was typed at: their own points, for the notes to build on.
     pub my_notes: Vec<MyNote>,
+    /// The person is not one of the speakers (an imported file where no
+    /// speaker is named as them): a request nobody answers is the other
+    /// party's, never theirs.
+    pub person_absent: bool,
 }
 
 /// One line of the person's own notes.

@@ -237,3 +237,15 @@ fn an_open_task_is_owned_by_the_one_who_takes_it() {
     let nobody = script(&[("Nadia", "We need someone to design the booth."), ("Oscar", "Hmm.")]);
     assert_eq!(pairs(&action_items(&nobody, &context)), []);
 }
+
+#[test]
+fn in_an_import_the_person_is_not_given_a_request_nobody_answers() {
+    let lines = script(&[("Them", "Could you send the signed contract by Friday?")]);
+    let recorded = with_attendees(&[]);
+    let items = action_items(&lines, &recorded);
+    assert_eq!(pairs(&items), [("Send the signed contract by Friday", "Me")]);
+    // An imported file, where no speaker is named as the person.
+    let imported = Context { person_absent: true, ..with_attendees(&[]) };
+    let items = action_items(&lines, &imported);
+    assert_eq!(pairs(&items), [("Send the signed contract by Friday", "Them")]);
+}

@@ -256,11 +256,15 @@ impl<'a> Run<'a> {
                 text: s.text,
             })
             .collect();
+        // In an imported file the person speaks only as a speaker named as them.
+        let person_absent = meeting.source_app == "import"
+            && !lines.iter().any(|l| l.speaker.trim().eq_ignore_ascii_case(user_name.trim()));
         let context = Context {
             user_name,
             attendees: meeting.attendees.clone(),
             title: meeting.title,
             my_notes: my_notes(&notes),
+            person_absent,
         };
         let kinds: Vec<NoteKind> = match note_kind.and_then(NoteKind::parse) {
             Some(kind) => vec![kind],
