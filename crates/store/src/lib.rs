@@ -59,5 +59,5 @@ pub use search::{fts_query, HitSource, SearchHit};
 pub use snapshot::{integrity_check, meeting_ids_in, schema_version_of, snapshot};
 pub use speakers::Renamed;
 pub use speakers::{
-    in_the_room, OwnerVoice, SpeakerOfLine, SpeakerRecord, SysSpan, VoiceRecord, THEM,
+    in_the_room, LineCut, OwnerVoice, SpeakerOfLine, SpeakerRecord, SysSpan, VoiceRecord, THEM,
 };

@@ -67,16 +67,32 @@ pub struct VoiceRecord {
     pub updated_at: i64,
 }
 
-/// A segment's place, for giving it a speaker.
+/// A segment's place and words, for giving it a speaker.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SysSpan {
     pub seq: i64,
     pub start_ms: i64,
     pub end_ms: i64,
+    pub text: String,
+    /// Corrected by the person: its words are never split.
+    pub edited: bool,
 }
 
 /// A segment given a speaker: its seq, channel and speaker number.
 pub type SpeakerOfLine = (i64, Channel, i64);
+
+/// A line that runs across a turn, cut in two where the speaker changes:
+/// the line keeps `first` up to `at_ms`, a new line holds `second` from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineCut {
+    pub seq: i64,
+    pub channel: Channel,
+    pub at_ms: i64,
+    pub first: String,
+    pub second: String,
+    /// Speaker numbers of each half (`None`: the channel's own, "Me").
+    pub speakers: (Option<i64>, Option<i64>),
+}
 
 pub(crate) fn voice_bytes(voice: &[f32]) -> Vec<u8> {
     voice.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -97,11 +113,17 @@ impl crate::Store {
         self.read(|db| {
             let seq = meeting_seq(db, meeting_id)?;
             let mut query = db.prepare_cached(
-                "SELECT seq, start_ms, end_ms FROM segments \
+                "SELECT seq, start_ms, end_ms, text, edited FROM segments \
                  WHERE meeting = ?1 AND channel = ?2 ORDER BY start_ms, seq",
             )?;
             let rows = query.query_map(params![seq, channel.as_str()], |row| {
-                Ok(SysSpan { seq: row.get(0)?, start_ms: row.get(1)?, end_ms: row.get(2)? })
+                Ok(SysSpan {
+                    seq: row.get(0)?,
+                    start_ms: row.get(1)?,
+                    end_ms: row.get(2)?,
+                    text: row.get(3)?,
+                    edited: row.get(4)?,
+                })
             })?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
@@ -115,6 +137,19 @@ impl crate::Store {
         meeting_id: &MeetingId,
         speakers: &[SpeakerRecord],
         segments: &[SpeakerOfLine],
+    ) -> StoreResult<()> {
+        self.save_speakers_cutting(meeting_id, speakers, segments, &[])
+    }
+
+    /// As [`Self::save_speakers`], and cuts the lines of `cuts` in two where
+    /// their speaker changes (a corrected line is never cut), in the same
+    /// transaction.
+    pub fn save_speakers_cutting(
+        &self,
+        meeting_id: &MeetingId,
+        speakers: &[SpeakerRecord],
+        segments: &[SpeakerOfLine],
+        cuts: &[LineCut],
     ) -> StoreResult<()> {
         self.write(|tx| {
             let seq = meeting_seq(tx, meeting_id)?;
@@ -141,7 +176,7 @@ impl crate::Store {
             for (segment, channel, number) in segments {
                 update.execute(params![seq, segment, number, channel.as_str()])?;
             }
-            Ok(())
+            cuts.iter().try_for_each(|cut| cut_line(tx, seq, cut))
         })
     }
 
@@ -287,6 +322,34 @@ impl crate::Store {
             _ => Ok(()),
         })
     }
+}
+
+fn cut_line(tx: &Transaction, meeting: i64, cut: &LineCut) -> StoreResult<()> {
+    let end_ms: Option<i64> = tx
+        .prepare_cached(
+            "SELECT end_ms FROM segments WHERE meeting = ?1 AND seq = ?2 AND channel = ?3 \
+               AND edited = 0 AND start_ms < ?4 AND end_ms > ?4",
+        )?
+        .query_row(params![meeting, cut.seq, cut.channel.as_str(), cut.at_ms], |row| row.get(0))
+        .optional()?;
+    let Some(end_ms) = end_ms else {
+        return Ok(());
+    };
+    tx.prepare_cached("UPDATE segments SET end_ms = ?2, text = ?3, speaker = ?4 WHERE seq = ?1")?
+        .execute(params![cut.seq, cut.at_ms, cut.first, cut.speakers.0])?;
+    tx.prepare_cached(
+        "INSERT INTO segments (meeting, channel, start_ms, end_ms, text, speaker) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        meeting,
+        cut.channel.as_str(),
+        cut.at_ms,
+        end_ms,
+        cut.second,
+        cut.speakers.1
+    ])?;
+    Ok(())
 }
 
 fn put_owner_voice(tx: &Transaction, owner: &OwnerVoice) -> StoreResult<()> {

@@ -430,3 +430,43 @@ fn a_transcription_again_keeps_the_corrected_lines() {
         Err(StoreError::Conflict(_))
     ));
 }
+
+#[test]
+fn a_line_across_a_turn_is_cut_in_two_and_a_corrected_line_never_is() {
+    let (_folder, store) = open();
+    let (id, _) = meeting(&store);
+    fix(&store, &id, store.sys_spans(&id).expect("spans")[1].seq, "Could you send the proposal")
+        .expect("fix");
+    let spans = store.sys_spans(&id).expect("spans");
+    let cut = |seq: i64, first: &str, second: &str| recorder_store::LineCut {
+        seq,
+        channel: Channel::Sys,
+        at_ms: spans[0].start_ms + 1_500,
+        first: first.into(),
+        second: second.into(),
+        speakers: (Some(1), Some(2)),
+    };
+    let cuts = [
+        cut(spans[0].seq, "At Scott News.", "The budget is approved"),
+        cut(spans[1].seq, "Could you.", "Send it"),
+    ];
+    let speakers = [
+        SpeakerRecord::other_side(1, None, vec![0.0; 4]),
+        SpeakerRecord::other_side(2, None, vec![0.0; 4]),
+    ];
+    store.save_speakers_cutting(&id, &speakers, &[], &cuts).expect("cut");
+    let lines = store.segments(&id).expect("lines");
+    let theirs: Vec<(i64, i64, &str, Option<&str>)> = lines
+        .iter()
+        .filter(|l| l.channel == Channel::Sys)
+        .map(|l| (l.start_ms, l.end_ms, l.text.as_str(), l.speaker.as_deref()))
+        .collect();
+    assert_eq!(
+        theirs,
+        [
+            (4_000, 5_500, "At Scott News.", Some("Speaker 1")),
+            (5_500, 7_000, "The budget is approved", Some("Speaker 2")),
+            (8_000, 11_000, "Could you send the proposal", None),
+        ]
+    );
+}

@@ -4,6 +4,7 @@
 //! ready; jobs found at start-up are resumed where their last saved point was.
 
 pub mod again;
+mod cuts;
 mod embedded;
 pub mod export;
 mod final_pass;

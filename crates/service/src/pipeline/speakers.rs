@@ -13,13 +13,14 @@ use std::time::Instant;
 
 use recorder_api_types::Event;
 use recorder_domain::{Channel, MeetingId};
-use recorder_store::{SpeakerOfLine, SysSpan, VoiceRecord};
+use recorder_store::{LineCut, SpeakerOfLine, SysSpan, VoiceRecord};
 use recorder_stt::speaker::campplus::CamPlusPlus;
 use recorder_stt::speaker::diarize::{
     diarize_stream_within, speaker_of, Diarization, DiarizeError,
 };
 use recorder_stt::vad::Gate;
 
+use super::cuts::cut;
 use super::room::{cast, speech, Cast};
 use crate::base::clock::now_ms;
 use crate::state::AppState;
@@ -141,31 +142,43 @@ fn save(
     for (speaker, name) in cast.speakers.iter_mut().zip(recognise(&voices, &remembered)) {
         speaker.name = name;
     }
-    let mut lines: Vec<SpeakerOfLine> = Vec::new();
+    let (mut lines, mut cuts) = (Vec::new(), Vec::new());
     let sys_numbers: Vec<Option<i64>> = cast.sys_numbers.iter().copied().map(Some).collect();
-    lines.extend(numbered(sys, sys_spans, Channel::Sys, &sys_numbers));
-    lines.extend(numbered(mic, mic_spans, Channel::Mic, &cast.mic_numbers));
-    state.core.store.save_speakers(meeting_id, &cast.speakers, &lines).map_err(|e| e.to_string())
+    numbered(sys, (sys_spans, Channel::Sys), &sys_numbers, (&mut lines, &mut cuts));
+    numbered(mic, (mic_spans, Channel::Mic), &cast.mic_numbers, (&mut lines, &mut cuts));
+    state
+        .core
+        .store
+        .save_speakers_cutting(meeting_id, &cast.speakers, &lines, &cuts)
+        .map_err(|e| e.to_string())
 }
 
 /// Each line of a channel with the speaker number its turns give it (lines
-/// of a voice without a number, the owner's, keep none).
+/// of a voice without a number, the owner's, keep none), and the lines that
+/// run across a turn cut where the speaker changes.
 fn numbered(
     found: &Option<Diarization>,
-    spans: &[SysSpan],
-    channel: Channel,
+    (spans, channel): (&[SysSpan], Channel),
     numbers: &[Option<i64>],
-) -> Vec<SpeakerOfLine> {
+    (lines, cuts): (&mut Vec<SpeakerOfLine>, &mut Vec<LineCut>),
+) {
     let Some(found) = found else {
-        return Vec::new();
+        return;
     };
-    spans
-        .iter()
-        .filter_map(|span| {
-            let voice = speaker_of(&found.turns, samples(span.start_ms), samples(span.end_ms))?;
-            numbers.get(voice).copied().flatten().map(|number| (span.seq, channel, number))
-        })
-        .collect()
+    let number = |voice: usize| numbers.get(voice).copied().flatten();
+    for span in spans {
+        let line = (span.start_ms, span.end_ms);
+        if let Some(made) = (!span.edited).then(|| cut(&span.text, line, &found.turns)).flatten() {
+            let speakers = (number(made.voices.0), number(made.voices.1));
+            let (first, second, at_ms) = (made.first, made.second, made.at_ms);
+            cuts.push(LineCut { seq: span.seq, channel, at_ms, first, second, speakers });
+            continue;
+        }
+        let voice = speaker_of(&found.turns, samples(span.start_ms), samples(span.end_ms));
+        if let Some(number) = voice.and_then(number) {
+            lines.push((span.seq, channel, number));
+        }
+    }
 }
 
 /// The owner's voice, learned from a microphone that had one voice and
