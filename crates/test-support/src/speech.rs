@@ -116,6 +116,48 @@ pub fn conversation(
     truth
 }
 
+/// The recordings of a real person (`allison` or `carlo`, from Debian's
+/// Asterisk prompts; `scripts/real-voices.sh`), in name order.
+pub fn real_voice(speaker: &str) -> Vec<PathBuf> {
+    let folder = test_models_dir().join("voices/src").join(speaker);
+    assert!(folder.is_dir(), "{} is missing: run scripts/real-voices.sh first", folder.display());
+    let mut clips: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("voices folder")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "wav"))
+        .collect();
+    clips.sort();
+    clips
+}
+
+/// A conversation of real people: each turn is (person, clips) where the
+/// clips are recordings of that person, one after another, `gap_s` seconds
+/// apart, into a 16 kHz mono 16-bit WAV at `path`. Returns who spoke when.
+pub fn real_conversation(
+    turns: &[(usize, Vec<PathBuf>)],
+    gap_s: f32,
+    path: &Path,
+) -> Vec<SpokenTurn> {
+    let folder = path.with_extension("parts");
+    std::fs::create_dir_all(&folder).expect("parts folder");
+    let (mut parts, mut truth, mut at_ms) = (Vec::new(), Vec::new(), 0i64);
+    for (index, (person, clips)) in turns.iter().enumerate() {
+        let part = folder.join(format!("{index}.wav"));
+        let refs: Vec<&Path> = clips.iter().map(PathBuf::as_path).collect();
+        concatenate(&refs, &part);
+        let length_ms = wav_length_ms(&part);
+        let padded = folder.join(format!("{index}-padded.wav"));
+        run(Command::new("sox").arg(&part).arg(&padded).args(["pad", "0", &gap_s.to_string()]));
+        truth.push(SpokenTurn { person: *person, start_ms: at_ms, end_ms: at_ms + length_ms });
+        at_ms += length_ms + (gap_s * 1000.0) as i64;
+        parts.push(padded);
+    }
+    let refs: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    concatenate(&refs, path);
+    let _ = std::fs::remove_dir_all(folder);
+    truth
+}
+
 /// The length of a 16 kHz WAV, from `sox --i -s` (its sample count).
 fn wav_length_ms(path: &Path) -> i64 {
     let output = Command::new("sox").args(["--i", "-s"]).arg(path).output().expect("sox --i");

@@ -174,6 +174,7 @@ interface Only {
   '/ui/imports': { post: { reply: S['Meeting']; body: Blob } };
   '/ui/voices': { get: { reply: S['VoiceList'] } };
   '/ui/voices/{id}': { delete: { reply: undefined } };
+  '/ui/owner-voice': { delete: { reply: undefined } };
 }
 
 type Known = Omit<FromV1, '/ui/settings/effective'> &

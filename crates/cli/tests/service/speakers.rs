@@ -392,23 +392,40 @@ async fn record_room(service: &TestService, until_ms: i64) -> String {
     id
 }
 
-#[tokio::test]
-async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next_time() {
-    let folder = tempfile::tempdir().expect("temp");
-    // Beside the laptop's owner (who talks most), a colleague; the other side
-    // is one voice.
-    let mic = folder.path().join("mic.wav");
-    let order = [0, 1, 0, 1, 0];
-    let turns: Vec<(usize, &str)> = order.iter().zip(LINES).map(|(p, l)| (*p, l)).collect();
-    let truth = conversation(&[PEOPLE[1], PEOPLE[2]], &turns, 0.8, &mic);
-    let sys = folder.path().join("sys.wav");
+/// A room of real people (Debian's Asterisk prompts, `scripts/real-voices.sh`):
+/// the owner, Allison, takes `turns` turns of two recordings each, and between
+/// them Carlo (when `with_carlo`) one of two; into `path`.
+fn room(path: &std::path::Path, turns: usize, with_carlo: bool) -> Vec<SpokenTurn> {
+    let (mut allison, mut carlo) = (speech::real_voice("allison"), speech::real_voice("carlo"));
+    let mut script = Vec::new();
+    for turn in 0..turns {
+        script.push((0, allison.drain(..2).collect()));
+        if with_carlo && turn + 1 < turns {
+            script.push((1, carlo.drain(..2).collect()));
+        }
+    }
+    speech::real_conversation(&script, 0.7, path)
+}
+
+fn room_service(mic: &std::path::Path, folder: &std::path::Path) -> TestService {
+    let sys = folder.join("sys.wav");
     speech::speak_padded("Sounds good, talk to you all next week.", &sys, 2.0, 20.0);
-    let mut options = crate::recording::recording_options(&mic, &sys, 2.0);
+    let mut options = crate::recording::recording_options(mic, &sys, 2.0);
     options.env.push((
         "RECORDER_SPEAKER_MODEL_PATH".into(),
         speech::speaker_model().display().to_string(),
     ));
-    let service = TestService::start(BIN, options);
+    TestService::start(BIN, options)
+}
+
+#[tokio::test]
+async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next_time() {
+    let folder = tempfile::tempdir().expect("temp");
+    // Beside the laptop's owner (who talks most), a colleague, real voices
+    // both; the other side is one voice.
+    let mic = folder.path().join("mic.wav");
+    let truth = room(&mic, 4, true);
+    let service = room_service(&mic, folder.path());
     let until_ms = truth.last().expect("turns").end_ms - 1_000;
 
     let first = record_room(&service, until_ms).await;
@@ -417,10 +434,8 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
     let labels = speaker_per_turn(&ours, &truth);
     let by_person = one_label_per_person(&labels, &truth);
     assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Ada", "In the room 1"));
-    assert!(
-        all.iter().filter(|s| s["channel"] == "sys").all(|s| s["speaker"] == "Them"),
-        "{all:?}"
-    );
+    let theirs = all.iter().filter(|s| s["channel"] == "sys");
+    assert!(theirs.clone().all(|s| s["speaker"] == "Them"), "{all:?}");
     let listed = speakers(&service, &first).await;
     let keys: Vec<(String, String)> = listed["speakers"]
         .as_array()
@@ -444,8 +459,34 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
     let labels = speaker_per_turn(&ours, &truth);
     let by_person = one_label_per_person(&labels, &truth);
     assert_eq!((by_person[&0].as_str(), by_person[&1].as_str()), ("Ada", "Gus"));
-    assert!(
-        all.iter().filter(|s| s["channel"] == "sys").all(|s| s["speaker"] == "Hana"),
-        "{all:?}"
-    );
+    let theirs = all.iter().filter(|s| s["channel"] == "sys");
+    assert!(theirs.clone().all(|s| s["speaker"] == "Hana"), "{all:?}");
+}
+
+#[tokio::test]
+async fn one_real_voice_on_the_microphone_is_only_me_and_teaches_the_app_my_voice() {
+    let folder = tempfile::tempdir().expect("temp");
+    let mic = folder.path().join("mic.wav");
+    let truth = room(&mic, 6, false);
+    let service = room_service(&mic, folder.path());
+    let id = record_room(&service, truth.last().expect("turns").end_ms - 1_000).await;
+    let all = segments(&service, &id).await;
+    let ours: Vec<&Value> = all.iter().filter(|s| s["channel"] == "mic").collect();
+    assert!(ours.len() >= 4 && ours.iter().all(|s| s["speaker"] == "Ada"), "{all:?}");
+    let listed = speakers(&service, &id).await;
+    let room: Vec<&Value> = listed["speakers"]
+        .as_array()
+        .expect("speakers")
+        .iter()
+        .filter(|s| s["channel"] == "mic")
+        .collect();
+    assert!(room.is_empty(), "{listed}");
+    let voices = person_call(&service, Method::GET, "/ui/voices", None).await;
+    assert_eq!(voices.body["owner"]["meetings"], 1, "{}", voices.text);
+    let forgotten = person_call(&service, Method::DELETE, "/ui/owner-voice", None).await;
+    assert_eq!(forgotten.status, 204, "{}", forgotten.text);
+    let gone = person_call(&service, Method::GET, "/ui/voices", None).await;
+    assert_eq!(gone.body["owner"], Value::Null, "{}", gone.text);
+    let again = person_call(&service, Method::DELETE, "/ui/owner-voice", None).await;
+    assert_eq!(again.status, 404, "{}", again.text);
 }

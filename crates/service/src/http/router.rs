@@ -47,7 +47,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
         recorder_api_types::SessionSource,
         recorder_api_types::ModelAddRequest,
         recorder_api_types::ModelAdded, recorder_api_types::ModelSpeeds,
-        recorder_api_types::VoiceList, recorder_api_types::Voice,
+        recorder_api_types::VoiceList, recorder_api_types::Voice, recorder_api_types::OwnerVoiceInfo,
         // The person's own routes (`/ui`), for the app's typed client.
         recorder_api_types::PersonStartRequest, recorder_api_types::PauseRequest,
         recorder_api_types::ModelInstallRequest, recorder_api_types::ModelRemoval,
@@ -191,6 +191,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         )
         .route("/ui/voices", get(speakers::list_voices))
         .route("/ui/voices/{id}", delete(speakers::delete_voice))
+        .route("/ui/owner-voice", delete(speakers::forget_owner_voice))
         .route(
             "/ui/meetings/{id}/notes",
             post(notes::regenerate_notes).delete(notes::cancel_notes).route_layer(pro),

@@ -27,7 +27,7 @@ use crate::state::AppState;
 
 /// A remembered voice is taken for a speaker at least this alike (cosine of
 /// their mean unit embeddings; measured in `bench/diarization.py`).
-pub const RECOGNISED: f32 = 0.88;
+pub const RECOGNISED: f32 = 0.82;
 
 /// Samples per millisecond (16 kHz).
 const PER_MS: i64 = 16;

@@ -13,6 +13,14 @@
 //! 3. **Refined**: groups smaller than [`SMALLEST_GROUP`] windows are not
 //!    taken for speakers, centroids nearer than [`CENTRED_MERGE`] merge, and
 //!    every window moves to its nearest centroid; [`ROUNDS`] times.
+//! 4. **One person, not two**: a real voice varies more from one stretch to
+//!    another than a synthetic one (a laugh, a turned head, another room), so
+//!    one person can come out as two groups. Two groups whose raw centroids
+//!    are as alike as their own windows are to them ([`SAME_PERSON`] of the
+//!    geometric mean of their mean resultant lengths) are one person
+//!    (measured on real voices, `bench/voices/`: a person's two groups 0.93–1.2
+//!    of it, two people at most 0.77; espeak-ng's voices, one synthesiser,
+//!    0.56–0.89).
 
 /// The most windows grouped one by one; more are grouped in runs.
 const MOST_UNITS: usize = 600;
@@ -29,9 +37,20 @@ const CENTRED_MERGE: f32 = 0.2;
 /// A group of fewer windows (about 3 s of speech) is not a speaker.
 const SMALLEST_GROUP: usize = 4;
 const ROUNDS: usize = 3;
+/// Two groups whose raw centroid directions are at least this share of the
+/// geometric mean of their cohesions (mean resultant lengths) alike are one
+/// person (step 4).
+const SAME_PERSON: f32 = 0.92;
 
 /// A speaker label per embedding, numbered by first appearance from 0.
 pub fn speakers(embeddings: &[Vec<f32>]) -> Vec<usize> {
+    let labels = grouped(embeddings);
+    let raw: Vec<Vec<f32>> = embeddings.iter().map(|e| unit(e.clone())).collect();
+    renumber(&one_person_not_two(&raw, labels))
+}
+
+/// Steps 1–3: groups of windows.
+fn grouped(embeddings: &[Vec<f32>]) -> Vec<usize> {
     if embeddings.is_empty() {
         return Vec::new();
     }
@@ -71,7 +90,7 @@ fn nearest_of(units: &[Vec<f32>], labels: &[usize]) -> Vec<usize> {
 fn speakers_of_many(embeddings: &[Vec<f32>]) -> Vec<usize> {
     let every = embeddings.len().div_ceil(MOST_UNITS);
     let sample: Vec<Vec<f32>> = embeddings.iter().step_by(every).cloned().collect();
-    let sample_labels = speakers(&sample);
+    let sample_labels = grouped(&sample);
     // Until moved, a window sounds like the sampled window just before it.
     let labels: Vec<usize> = (0..embeddings.len()).map(|i| sample_labels[i / every]).collect();
     let raw: Vec<Vec<f32>> = embeddings.iter().map(|e| unit(e.clone())).collect();
@@ -219,6 +238,37 @@ fn merge_close(centroids: &mut Vec<Centroid>) {
         let kept = &mut centroids[a];
         kept.sum.iter_mut().zip(&gone.sum).for_each(|(s, x)| *s += x);
         kept.size += gone.size;
+    }
+}
+
+/// Step 4: the two groups most alike for their cohesion merge while they are
+/// at least [`SAME_PERSON`] alike.
+fn one_person_not_two(units: &[Vec<f32>], mut labels: Vec<usize>) -> Vec<usize> {
+    loop {
+        let count = labels.iter().max().map_or(0, |m| m + 1);
+        let mut sums = vec![vec![0.0f32; units.first().map_or(0, Vec::len)]; count];
+        let mut sizes = vec![0usize; count];
+        for (v, label) in units.iter().zip(&labels) {
+            sums[*label].iter_mut().zip(v).for_each(|(s, x)| *s += x);
+            sizes[*label] += 1;
+        }
+        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
+        let cohesion: Vec<f32> =
+            sums.iter().zip(&sizes).map(|(s, n)| norm(s) / (*n).max(1) as f32).collect();
+        let mut best: Option<(f32, usize, usize)> = None;
+        for a in (0..count).filter(|a| sizes[*a] > 0) {
+            for b in (a + 1..count).filter(|b| sizes[*b] > 0) {
+                let alike = dot(&sums[a], &sums[b]) / (norm(&sums[a]) * norm(&sums[b]));
+                let share = alike / (cohesion[a] * cohesion[b]).sqrt();
+                if share >= SAME_PERSON && best.is_none_or(|(s, _, _)| share > s) {
+                    best = Some((share, a, b));
+                }
+            }
+        }
+        let Some((_, kept, gone)) = best else {
+            return labels;
+        };
+        labels.iter_mut().filter(|l| **l == gone).for_each(|l| *l = kept);
     }
 }
 

@@ -7,7 +7,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Extension;
 use axum::Json;
 use recorder_api_types::{
-    ErrorBody, ErrorCode, Event, Speaker, SpeakerList, SpeakerNames, Voice, VoiceList,
+    ErrorBody, ErrorCode, Event, OwnerVoiceInfo, Speaker, SpeakerList, SpeakerNames, Voice,
+    VoiceList,
 };
 use recorder_domain::{MeetingId, MeetingStatus, VoiceId};
 use recorder_store::{Renamed, SpeakerRecord, Store};
@@ -166,9 +167,15 @@ fn speaker_list(
 /// `GET /ui/voices`: the remembered voices.
 pub async fn list_voices(State(state): State<AppState>) -> ApiResult<Json<VoiceList>> {
     let remember = state.effective_settings().transcription.remember_voices;
-    let voices = state
-        .db(|store| store.voices().map_err(|e| ApiError::from_store("voice", e)))
-        .await?
+    let (voices, owner) = state
+        .db(|store| {
+            let voices = store.voices().map_err(|e| ApiError::from_store("voice", e))?;
+            let owner = store.owner_voice().map_err(|e| ApiError::from_store("voice", e))?;
+            Ok((voices, owner))
+        })
+        .await?;
+    let owner = owner.map(|o| OwnerVoiceInfo { meetings: o.meetings, updated_at: o.updated_at });
+    let voices = voices
         .into_iter()
         .map(|v| Voice {
             id: v.id,
@@ -178,7 +185,8 @@ pub async fn list_voices(State(state): State<AppState>) -> ApiResult<Json<VoiceL
             updated_at: v.updated_at,
         })
         .collect();
-    Ok(Json(VoiceList { voices, remember, model_installed: state.models.speakers.installed() }))
+    let model_installed = state.models.speakers.installed();
+    Ok(Json(VoiceList { voices, remember, model_installed, owner }))
 }
 
 /// `DELETE /ui/voices/:id`: forgets a voice (meetings keep their names).
@@ -189,6 +197,16 @@ pub async fn delete_voice(
     let id = VoiceId::parse(&id).ok_or_else(|| ApiError::not_found("voice"))?;
     state
         .db(move |store| store.delete_voice(&id).map_err(|e| ApiError::from_store("voice", e)))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /ui/owner-voice`: forgets the owner's voice (learned again from
+/// the next meetings where only they speak on the microphone, unless
+/// remembering voices is off).
+pub async fn forget_owner_voice(State(state): State<AppState>) -> ApiResult<StatusCode> {
+    state
+        .db(|store| store.forget_owner_voice().map_err(|e| ApiError::from_store("voice", e)))
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
