@@ -111,6 +111,8 @@ test('Settings → Speakers lists the remembered voice and forgets it', async ({
   const dana = voices.getByRole('listitem').filter({ hasText: 'Dana' });
   await expect(dana).toContainText('named in 1 meeting');
   await expect(voices.getByRole('listitem').filter({ hasText: 'Fay Wong' }), 'a name taken away stays remembered').toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your voice' })).toBeVisible();
+  await expect(page.getByText(/Not learned yet\. It is learned from meetings where only you speak/)).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'settings-speakers.png'), fullPage: true });
   await voices.getByRole('button', { name: 'Forget Dana’s voice' }).click();
   await expect(dana).toHaveCount(0);
