@@ -123,7 +123,9 @@ async fn speech_in_every_layout_becomes_a_ready_meeting_with_notes_and_action_it
         let review =
             items.iter().find(|i| i["text"].as_str().unwrap_or("").contains("design document"));
         let review = review.unwrap_or_else(|| panic!("{name}: no review item in {items:?}"));
-        assert_eq!(review["owner"], "Me", "a request from Them is for the user");
+        // The person is not one of an imported file's speakers (none is named
+        // as them): a request nobody answers is the other party's (issue 49).
+        assert_eq!(review["owner"], "Them", "a request in an import is never the person's");
     }
 }
 
