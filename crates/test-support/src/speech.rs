@@ -95,14 +95,26 @@ pub fn conversation(
     gap_s: f32,
     path: &Path,
 ) -> Vec<SpokenTurn> {
+    let speakers: Vec<usize> = turns.iter().map(|(person, _)| *person).collect();
+    join_turns(&speakers, gap_s, path, |index, part| {
+        speak_as(people[turns[index].0], turns[index].1, part);
+    })
+}
+
+/// Turns by `speakers`, each written to its part by `say(index, part)`, one
+/// after another `gap_s` seconds apart, into `path`. Returns who spoke when.
+fn join_turns(
+    speakers: &[usize],
+    gap_s: f32,
+    path: &Path,
+    say: impl Fn(usize, &Path),
+) -> Vec<SpokenTurn> {
     let folder = path.with_extension("parts");
     std::fs::create_dir_all(&folder).expect("parts folder");
-    let mut parts = Vec::new();
-    let mut truth = Vec::new();
-    let mut at_ms = 0i64;
-    for (index, (person, text)) in turns.iter().enumerate() {
+    let (mut parts, mut truth, mut at_ms) = (Vec::new(), Vec::new(), 0i64);
+    for (index, person) in speakers.iter().enumerate() {
         let part = folder.join(format!("{index}.wav"));
-        speak_as(people[*person], text, &part);
+        say(index, &part);
         let length_ms = wav_length_ms(&part);
         let padded = folder.join(format!("{index}-padded.wav"));
         run(Command::new("sox").arg(&part).arg(&padded).args(["pad", "0", &gap_s.to_string()]));
@@ -138,24 +150,11 @@ pub fn real_conversation(
     gap_s: f32,
     path: &Path,
 ) -> Vec<SpokenTurn> {
-    let folder = path.with_extension("parts");
-    std::fs::create_dir_all(&folder).expect("parts folder");
-    let (mut parts, mut truth, mut at_ms) = (Vec::new(), Vec::new(), 0i64);
-    for (index, (person, clips)) in turns.iter().enumerate() {
-        let part = folder.join(format!("{index}.wav"));
-        let refs: Vec<&Path> = clips.iter().map(PathBuf::as_path).collect();
-        concatenate(&refs, &part);
-        let length_ms = wav_length_ms(&part);
-        let padded = folder.join(format!("{index}-padded.wav"));
-        run(Command::new("sox").arg(&part).arg(&padded).args(["pad", "0", &gap_s.to_string()]));
-        truth.push(SpokenTurn { person: *person, start_ms: at_ms, end_ms: at_ms + length_ms });
-        at_ms += length_ms + (gap_s * 1000.0) as i64;
-        parts.push(padded);
-    }
-    let refs: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
-    concatenate(&refs, path);
-    let _ = std::fs::remove_dir_all(folder);
-    truth
+    let speakers: Vec<usize> = turns.iter().map(|(person, _)| *person).collect();
+    join_turns(&speakers, gap_s, path, |index, part| {
+        let clips: Vec<&Path> = turns[index].1.iter().map(PathBuf::as_path).collect();
+        concatenate(&clips, part);
+    })
 }
 
 /// The length of a 16 kHz WAV, from `sox --i -s` (its sample count).
