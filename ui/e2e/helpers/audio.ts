@@ -55,3 +55,34 @@ export function conversation(turns: [number, string][], file: string, gap = 0.7)
   execFileSync('sox', [...parts, file], { stdio: 'pipe' });
   for (const part of parts) fs.rmSync(part, { force: true });
 }
+
+/**
+ * A room of real people (Debian's Asterisk prompts, `scripts/real-voices.sh`):
+ * the owner, Allison, takes `turns` turns of two recordings each, Carlo one of
+ * two between them, 0.7 s apart, into a 16 kHz mono WAV (as the service's
+ * speakers tests make it).
+ */
+export function realRoom(models: string, file: string, turns: number): void {
+  const clips = (speaker: string): string[] => {
+    const dir = `${models}/voices/src/${speaker}`;
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.wav'))
+      .sort()
+      .map((f) => `${dir}/${f}`);
+  };
+  const allison = clips('allison');
+  const carlo = clips('carlo');
+  const parts: string[] = [];
+  const add = (from: string[]): void => {
+    const part = `${file}.${parts.length}.wav`;
+    execFileSync('sox', [...from.splice(0, 2), part, 'pad', '0', '0.7'], { stdio: 'pipe' });
+    parts.push(part);
+  };
+  for (let turn = 0; turn < turns; turn += 1) {
+    add(allison);
+    if (turn + 1 < turns) add(carlo);
+  }
+  execFileSync('sox', [...parts, file], { stdio: 'pipe' });
+  for (const part of parts) fs.rmSync(part, { force: true });
+}
