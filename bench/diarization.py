@@ -5,7 +5,7 @@ over each other by up to 0.5 s; the truth is written by the generator. Runs
 `target/release/examples/diarize` (the service's own path) on each meeting and reports the diarization
 error rate (DER, 10 ms frames, 0.25 s collar, best one-to-one speaker map),
 whether the speaker count is right, and the time against the meeting's length.
-Usage: bench/diarization.py SPEAKER_MODEL [--vad SILERO] [--meetings N] [--seed S]
+Usage: bench/diarization.py SPEAKER_MODEL [--vad SILERO [--segmentation SEG]] [--meetings N] [--seed S]
 (cargo build --release -p recorder-stt --example diarize first). Seed 7 is
 the set the clustering was tuned on; other seeds are held out."""
 import argparse, itertools, os, random, subprocess, sys, tempfile, time, wave
@@ -132,6 +132,8 @@ def main():
     parser.add_argument("--meetings", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--vad", help="Silero weights (else the energy gate)")
+    parser.add_argument("--segmentation", help="pyannote segmentation-3.0 weights: pyannote 3.1's "
+                        "recipe instead of 1.5 s windows (needs --vad)")
     parser.add_argument("--recognised", type=float, default=0.88,
                         help="the service's RECOGNISED threshold (pipeline/speakers.rs)")
     args = parser.parse_args()
@@ -141,7 +143,8 @@ def main():
         for i in range(args.meetings):
             path, truth, count, length, people = meeting(rng, folder)
             began = time.monotonic()
-            out = subprocess.run([BIN, args.model, path] + ([args.vad] if args.vad else []), check=True, capture_output=True,
+            out = subprocess.run([BIN, args.model, path] + ([args.vad] if args.vad else [])
+                                 + ([args.segmentation] if args.segmentation else []), check=True, capture_output=True,
                                  text=True).stdout
             took = time.monotonic() - began
             lines = [l.split() for l in out.splitlines()]

@@ -6,7 +6,7 @@
 #
 # Needs: target/debug/recorder and target/debug/xtask (cargo build), ui/dist
 # (npm --prefix ui run build), target/test-models/ggml-tiny.en-q8_0.bin
-# (scripts/test-model.sh), target/test-models/speaker-campplus.safetensors
+# (scripts/test-model.sh), target/test-models/speaker-{campplus,segmentation}.safetensors
 # (scripts/speaker-model.sh), espeak-ng and sox.
 # Extra arguments go to `playwright test` (e.g. tests/pairing.spec.ts, -g name).
 # Screenshots: target/ui-screenshots/<page>-<width>-<scheme>.png
@@ -26,8 +26,8 @@ CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 [[ -f ui/dist/index.html ]] || die "ui/dist/index.html is missing: build the app (npm --prefix ui ci && npm --prefix ui run build)"
 [[ -f target/test-models/ggml-tiny.en-q8_0.bin ]] ||
   die "target/test-models/ggml-tiny.en-q8_0.bin is missing: run scripts/test-model.sh"
-[[ -f target/test-models/speaker-campplus.safetensors ]] ||
-  die "target/test-models/speaker-campplus.safetensors is missing: run scripts/speaker-model.sh"
+[[ -f target/test-models/speaker-campplus.safetensors && -f target/test-models/speaker-segmentation.safetensors ]] ||
+  die "target/test-models/speaker-{campplus,segmentation}.safetensors are missing: run scripts/speaker-model.sh"
 command -v espeak-ng >/dev/null || die "espeak-ng is missing (apt-get install espeak-ng)"
 command -v sox >/dev/null || die "sox is missing (apt-get install sox)"
 

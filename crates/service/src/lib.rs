@@ -37,7 +37,7 @@ use crate::config::managed::{PolicyHandle, SettingsHandle, LAST_GOOD_POLICY};
 use crate::http::router;
 use crate::models::downloads::Downloads;
 use crate::models::engine::SharedEngine;
-use crate::models::weights::{self, SpeakerModel, VadModel};
+use crate::models::weights::{self, SegmentationModel, SpeakerModel, VadModel};
 use crate::recording::Recorder;
 use crate::state::{Access, AppState, Configuration, Core, Models, Shared, Work};
 use crate::upkeep::{database, index_build, leftovers, retention, search_index};
@@ -239,6 +239,12 @@ fn models_of(core: &Core) -> Models {
             core.environment.speaker_model_path.clone(),
             &models,
             recorder_stt::speaker::campplus::FILE_NAME,
+        ),
+        segmentation: SegmentationModel::new(
+            &weights::SEGMENTATION,
+            core.environment.segmentation_model_path.clone(),
+            &models,
+            recorder_stt::speaker::segmentation::FILE_NAME,
         ),
         downloads: Downloads::default(),
         meaning: crate::meaning::Meaning::new(models),

@@ -24,7 +24,7 @@ use crate::config::license::LicenseState;
 use crate::config::managed::{PolicyHandle, SettingsHandle};
 use crate::models::downloads::Downloads;
 use crate::models::engine::SharedEngine;
-use crate::models::weights::{SpeakerModel, VadModel};
+use crate::models::weights::{SegmentationModel, SpeakerModel, VadModel};
 use crate::pipeline::notes_runs::NotesRuns;
 use crate::recording::recorder::Recorder;
 use crate::upkeep::index_build::IndexBuild;
@@ -85,6 +85,8 @@ pub struct Models {
     /// The voice-activity model (Silero VAD when installed).
     pub vad: VadModel,
     pub speakers: SpeakerModel,
+    /// Who speaks when within 10 s windows, overlaps included.
+    pub segmentation: SegmentationModel,
     /// Transcription-model downloads in progress.
     pub downloads: Downloads,
     /// Search by meaning: the embedding model and the index.

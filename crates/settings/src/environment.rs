@@ -23,6 +23,10 @@ pub struct Environment {
     /// `RECORDER_SPEAKER_MODEL_PATH`: CAM++ speaker weights to use instead of
     /// the data folder's `models/speaker-campplus.safetensors`.
     pub speaker_model_path: Option<PathBuf>,
+    /// `RECORDER_SEGMENTATION_MODEL_PATH`: pyannote segmentation-3.0 weights
+    /// to use instead of the data folder's
+    /// `models/speaker-segmentation.safetensors`.
+    pub segmentation_model_path: Option<PathBuf>,
     /// `RECORDER_MODEL_BASE_URL`: where `recorder models install` downloads from
     /// instead of the public catalogue (a mirror, or a test server).
     pub model_base_url: Option<String>,
@@ -66,6 +70,7 @@ impl Environment {
             notes_model_path: path("RECORDER_NOTES_MODEL_PATH"),
             vad_path: path("RECORDER_VAD_PATH"),
             speaker_model_path: path("RECORDER_SPEAKER_MODEL_PATH"),
+            segmentation_model_path: path("RECORDER_SEGMENTATION_MODEL_PATH"),
             model_base_url: text("RECORDER_MODEL_BASE_URL"),
             pipewire_runtime_dir: path("PIPEWIRE_RUNTIME_DIR").or_else(|| path("XDG_RUNTIME_DIR")),
             log_filter: text("RECORDER_LOG"),

@@ -47,6 +47,11 @@ pub fn speaker_model() -> PathBuf {
     cached("speaker-campplus.safetensors", "scripts/speaker-model.sh")
 }
 
+/// pyannote's segmentation-3.0 weights (`scripts/speaker-model.sh`).
+pub fn segmentation_model() -> PathBuf {
+    cached("speaker-segmentation.safetensors", "scripts/speaker-model.sh")
+}
+
 /// A generated person: an espeak-ng voice variant and a pitch (people differ
 /// in both; bench/diarization.py uses the same five).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

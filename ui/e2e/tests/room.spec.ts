@@ -25,7 +25,10 @@ test.beforeAll(async () => {
     model: true,
     audio: { mic, sys, speed: 2 },
     settings: { general: { user_name: 'Ada' } },
-    env: { RECORDER_SPEAKER_MODEL_PATH: path.join(MODELS, 'speaker-campplus.safetensors') },
+    env: {
+      RECORDER_SPEAKER_MODEL_PATH: path.join(MODELS, 'speaker-campplus.safetensors'),
+      RECORDER_SEGMENTATION_MODEL_PATH: path.join(MODELS, 'speaker-segmentation.safetensors'),
+    },
   });
 });
 

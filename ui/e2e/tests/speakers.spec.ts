@@ -13,6 +13,7 @@ import { Service, type Meeting } from '../helpers/service';
 
 const SPEAKER_MODEL =
   process.env.RECORDER_SPEAKER_MODEL ?? path.join(REPO, 'target', 'test-models', 'speaker-campplus.safetensors');
+const SEGMENTATION_MODEL = path.join(REPO, 'target', 'test-models', 'speaker-segmentation.safetensors');
 
 let service: Service;
 let folder: string;
@@ -32,7 +33,10 @@ test.beforeAll(async () => {
     ],
     wav,
   );
-  service = await Service.start({ model: true, env: { RECORDER_SPEAKER_MODEL_PATH: SPEAKER_MODEL } });
+  service = await Service.start({
+    model: true,
+    env: { RECORDER_SPEAKER_MODEL_PATH: SPEAKER_MODEL, RECORDER_SEGMENTATION_MODEL_PATH: SEGMENTATION_MODEL },
+  });
   const imported = await service.call<Meeting>('POST', '/ui/import', { body: { path: wav } });
   expect(imported.status, imported.text).toBe(202);
   meetingId = imported.body.id;

@@ -489,6 +489,21 @@ async fn speaker_weights_are_checked_then_installed_and_used_from_the_data_folde
         std::fs::read(&weights).expect("source")
     );
     assert_eq!(voices().await["model_installed"], true, "picked up without a restart");
+
+    // The same command takes pyannote's segmentation weights, under their own name.
+    let segmentation = recorder_test_support::speech::segmentation_model();
+    let added = run(&service, &["models", "add-speakers", segmentation.to_str().expect("utf-8")]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    assert!(text(&added.stdout).contains("segmentation-3.0"), "{}", text(&added.stdout));
+    assert_eq!(
+        std::fs::read(service.data_dir().join("models/speaker-segmentation.safetensors"))
+            .expect("installed"),
+        std::fs::read(&segmentation).expect("source")
+    );
+    assert_eq!(
+        std::fs::read(&installed).expect("CAM++ kept"),
+        std::fs::read(&weights).expect("source")
+    );
 }
 
 #[tokio::test]

@@ -24,13 +24,21 @@ const LINES: [&str; 6] = [
     "Our hiring plan needs one more engineer for the mobile team.",
 ];
 
+/// Both speaker models, as `recorder models add-speakers` installs them.
+fn speaker_env() -> [(String, String); 2] {
+    [
+        ("RECORDER_SPEAKER_MODEL_PATH".into(), speech::speaker_model().display().to_string()),
+        (
+            "RECORDER_SEGMENTATION_MODEL_PATH".into(),
+            speech::segmentation_model().display().to_string(),
+        ),
+    ]
+}
+
 fn start(speaker_model: bool) -> TestService {
     let mut env = vec![("RECORDER_MODEL_PATH".into(), speech::test_model().display().to_string())];
     if speaker_model {
-        env.push((
-            "RECORDER_SPEAKER_MODEL_PATH".into(),
-            speech::speaker_model().display().to_string(),
-        ));
+        env.extend(speaker_env());
     }
     let options = Options {
         settings: Some(json!({"general": {"allow_remote_start": true}})),
@@ -289,10 +297,7 @@ async fn a_live_call_keeps_its_live_lines_and_gets_its_speakers_when_it_is_finis
     let length_s = truth.last().expect("turns").end_ms as f32 / 1000.0;
     speech::speak_padded("I will send the budget report by Friday.", &mic, 1.0, length_s - 3.0);
     let mut options = crate::recording::recording_options(&mic, &sys, 2.0);
-    options.env.push((
-        "RECORDER_SPEAKER_MODEL_PATH".into(),
-        speech::speaker_model().display().to_string(),
-    ));
+    options.env.extend(speaker_env());
     let service = TestService::start(BIN, options);
     let mut stream = crate::events::open(&service, None).await;
     let started = crate::recording::person(&service, "/ui/recording/start", None).await;
@@ -411,10 +416,7 @@ fn room_service(mic: &std::path::Path, folder: &std::path::Path) -> TestService 
     let sys = folder.join("sys.wav");
     speech::speak_padded("Sounds good, talk to you all next week.", &sys, 2.0, 20.0);
     let mut options = crate::recording::recording_options(mic, &sys, 2.0);
-    options.env.push((
-        "RECORDER_SPEAKER_MODEL_PATH".into(),
-        speech::speaker_model().display().to_string(),
-    ));
+    options.env.extend(speaker_env());
     TestService::start(BIN, options)
 }
 

@@ -2,7 +2,9 @@
 //! path from the environment) and loads when first needed: the Silero VAD
 //! (`recorder models add-vad`; without it the energy gate is used) and the
 //! CAM++ speaker embedding (`recorder models add-speakers`; without it the
-//! other side stays one speaker, "Them"). The reason a file is not used is
+//! other side stays one speaker, "Them"), and pyannote's segmentation-3.0
+//! (also `add-speakers`; without it speech is cut into 1.5 s windows instead
+//! of local speakers, and overlapped speech keeps one speaker). The reason a file is not used is
 //! logged once per reason; the weights are read again when the file changes.
 
 use std::path::{Path, PathBuf};
@@ -11,12 +13,16 @@ use std::time::SystemTime;
 
 use recorder_stt::silero::SileroModel;
 use recorder_stt::speaker::campplus::CamPlusPlus;
+use recorder_stt::speaker::segmentation::Segmentation;
 
 /// Silero VAD weights (`RECORDER_VAD_PATH`, else `models/silero-vad.safetensors`).
 pub type VadModel = Weights<SileroModel>;
 /// CAM++ weights (`RECORDER_SPEAKER_MODEL_PATH`, else
 /// `models/speaker-campplus.safetensors`).
 pub type SpeakerModel = Weights<CamPlusPlus>;
+/// Segmentation weights (`RECORDER_SEGMENTATION_MODEL_PATH`, else
+/// `models/speaker-segmentation.safetensors`).
+pub type SegmentationModel = Weights<Segmentation>;
 
 /// One kind of weights: where they are, how they load, what goes without them.
 pub struct Weights<M: 'static> {
@@ -47,6 +53,13 @@ pub const SPEAKERS: Kind<CamPlusPlus> = Kind {
     without: "speakers: the other side stays one speaker (no speaker model)",
     install: "run scripts/speaker-model.sh, then `recorder models add-speakers FILE`",
     load: |path| CamPlusPlus::load(path).map(Arc::new),
+};
+
+pub const SEGMENTATION: Kind<Segmentation> = Kind {
+    what: "speakers: pyannote segmentation-3.0 (overlap-aware)",
+    without: "speakers: 1.5 s windows of speech (no segmentation model)",
+    install: "run scripts/speaker-model.sh, then `recorder models add-speakers FILE`",
+    load: |path| Segmentation::load(path).map(Arc::new),
 };
 
 struct Cached<M> {

@@ -18,6 +18,7 @@ use recorder_stt::speaker::campplus::CamPlusPlus;
 use recorder_stt::speaker::diarize::{
     diarize_stream_within, speaker_of, Diarization, DiarizeError,
 };
+use recorder_stt::speaker::local::diarize_stream_guided;
 use recorder_stt::vad::Gate;
 
 use super::cuts::cut;
@@ -106,16 +107,28 @@ fn channel(
     let within: Option<Vec<(usize, usize)>> = (channel == Channel::Mic)
         .then(|| spans.iter().map(|s| (samples(s.start_ms), samples(s.end_ms))).collect());
     let stop = || state.core.shutdown.is_cancelled();
-    let found = recorder_stt::audio::open(&path, None).map_err(DiarizeError::from).and_then(
-        |mut stream| {
-            let gate = Gate::best(state.models.vad.get().as_ref());
-            diarize_stream_within(model, stream.as_mut(), gate, within.as_deref(), &stop)
-        },
-    );
+    let open = || recorder_stt::audio::open(&path, None).map_err(DiarizeError::from);
+    let gate = Gate::best(state.models.vad.get().as_ref());
+    let windows = open().and_then(|mut stream| {
+        diarize_stream_within(model, stream.as_mut(), gate, within.as_deref(), &stop)
+    });
+    // With the segmentation model, the windows' speakers also get the speech
+    // the voice-activity model missed, and a second speaker where two talk.
+    let found = match (windows, state.models.segmentation.get()) {
+        (Ok(given), Some(seg)) if !given.voices.is_empty() => open().and_then(|mut stream| {
+            diarize_stream_guided((&seg, model), stream.as_mut(), within.as_deref(), given, &stop)
+        }),
+        (windows, _) => windows,
+    };
     match found {
         Ok(found) if found.voices.is_empty() => Ok(Some(None)),
         Ok(found) => Ok(Some(Some(found))),
         Err(DiarizeError::Stopped) => Ok(None),
+        Err(DiarizeError::Model(error)) => {
+            let channel = channel.as_str();
+            tracing::warn!(%meeting_id, channel, %error, "speakers: the channel stays one speaker");
+            Ok(Some(None))
+        }
         Err(DiarizeError::Audio(error)) => {
             let channel = channel.as_str();
             tracing::warn!(%meeting_id, channel, %error, "speakers: the channel stays one speaker");

@@ -88,6 +88,9 @@ pub enum DiarizeError {
     Audio(#[from] AudioError),
     #[error("stopped")]
     Stopped,
+    /// The segmentation model could not run (wrong weights).
+    #[error("{0}")]
+    Model(String),
 }
 
 /// Diarizes a whole 16 kHz stream, holding only a batch of speech windows in
@@ -220,14 +223,28 @@ fn turns(spans: &[(usize, usize)], labels: &[usize]) -> Vec<Turn> {
 }
 
 /// The speaker of the span `start..end` (samples): the one who talks most of
-/// it, else the one whose turn is nearest; `None` without turns.
+/// it, else the one whose turn is nearest; `None` without turns. Where two
+/// talk about as much of it (one over the other: turns may overlap), it is
+/// the one whose turns lie most within it: a word said over a long turn is
+/// the speaker of that word.
 pub fn speaker_of(turns: &[Turn], start: usize, end: usize) -> Option<usize> {
-    let mut talk = std::collections::BTreeMap::<usize, usize>::new();
+    // Per speaker: talk within the span, and the length of those turns.
+    let mut talk = std::collections::BTreeMap::<usize, (usize, usize)>::new();
     for turn in turns {
         let overlap = turn.end.min(end).saturating_sub(turn.start.max(start));
-        *talk.entry(turn.speaker).or_default() += overlap;
+        if overlap > 0 {
+            let entry = talk.entry(turn.speaker).or_default();
+            entry.0 += overlap;
+            entry.1 += turn.end - turn.start;
+        }
     }
-    let most = talk.iter().max_by_key(|(_, t)| **t).filter(|(_, t)| **t > 0).map(|(s, _)| *s);
+    let top = talk.values().map(|t| t.0).max().unwrap_or(0);
+    let within = |(said, length): (usize, usize)| said as f64 / length.max(1) as f64;
+    let most = talk
+        .iter()
+        .filter(|(_, t)| t.0 * 5 >= top * 4 && top > 0)
+        .max_by(|a, b| within(*a.1).total_cmp(&within(*b.1)).then(a.1 .0.cmp(&b.1 .0)))
+        .map(|(s, _)| *s);
     most.or_else(|| {
         let distance = |t: &Turn| t.start.saturating_sub(end).max(start.saturating_sub(t.end));
         turns.iter().min_by_key(|t| distance(t)).map(|t| t.speaker)
@@ -250,6 +267,15 @@ mod tests {
         assert_eq!(speaker_of(&turns, 500, 600), Some(1));
         assert_eq!(speaker_of(&turns, 800, 850), Some(0));
         assert_eq!(speaker_of(&[], 0, 10), None);
+    }
+
+    #[test]
+    fn a_word_said_over_a_long_turn_is_its_speakers_and_a_longer_talk_still_wins() {
+        let turns = [turn(0, 10_000, 0), turn(4_000, 4_800, 1)];
+        assert_eq!(speaker_of(&turns, 4_000, 4_800), Some(1));
+        assert_eq!(speaker_of(&turns, 3_000, 5_000), Some(0));
+        let handover = [turn(0, 6_000, 0), turn(6_000, 10_000, 1)];
+        assert_eq!(speaker_of(&handover, 0, 10_000), Some(0));
     }
 
     #[test]

@@ -7,4 +7,6 @@ pub mod campplus;
 pub mod cluster;
 pub mod diarize;
 pub mod fbank;
+pub mod local;
 mod ops;
+pub mod segmentation;
