@@ -109,7 +109,12 @@ impl<'m> LocalSpeakers<'m> {
         let outside = |kept: &Vec<(usize, usize)>| {
             !kept.iter().any(|&(from, to)| from < start + WINDOW && to > start)
         };
-        if self.within.as_ref().is_some_and(outside) {
+        // Guided, a window where the voice-activity model heard no one would
+        // name no one: it is not run.
+        let unheard = |given: &Diarization| {
+            !given.turns.iter().any(|t| t.start < start + WINDOW && t.end > start)
+        };
+        if self.within.as_ref().is_some_and(outside) || self.given.as_ref().is_some_and(unheard) {
             return Ok(());
         }
         self.pending.push((start, window, last));

