@@ -188,14 +188,23 @@ fn ms_to_samples(ms: i64) -> usize {
 fn conclude(spans: &[(usize, usize)], embeddings: &[Vec<f32>]) -> Diarization {
     let labels = speakers(embeddings);
     let count = labels.iter().max().map_or(0, |m| m + 1);
-    let mut voices = vec![vec![0.0f32; embeddings.first().map_or(0, Vec::len)]; count];
-    for (embedding, label) in embeddings.iter().zip(&labels) {
-        voices[*label].iter_mut().zip(unit(embedding)).for_each(|(v, x)| *v += x);
-    }
-    Diarization { turns: turns(spans, &labels), voices: voices.iter().map(|v| unit(v)).collect() }
+    Diarization { turns: turns(spans, &labels), voices: mean_voices(embeddings, &labels, count) }
 }
 
-fn unit(v: &[f32]) -> Vec<f32> {
+/// Each of `count` speakers' voice: the unit mean of their unit embeddings.
+pub(super) fn mean_voices(
+    embeddings: &[Vec<f32>],
+    labels: &[usize],
+    count: usize,
+) -> Vec<Vec<f32>> {
+    let mut voices = vec![vec![0.0f32; embeddings.first().map_or(0, Vec::len)]; count];
+    for (embedding, label) in embeddings.iter().zip(labels) {
+        voices[*label].iter_mut().zip(unit(embedding)).for_each(|(v, x)| *v += x);
+    }
+    voices.iter().map(|v| unit(v)).collect()
+}
+
+pub(super) fn unit(v: &[f32]) -> Vec<f32> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
     v.iter().map(|x| x / norm).collect()
 }

@@ -8,7 +8,7 @@
 
 use super::campplus::CamPlusPlus;
 use super::cluster::speakers;
-use super::diarize::{embed_all, Diarization, DiarizeError, Turn};
+use super::diarize::{embed_all, mean_voices, unit, Diarization, DiarizeError, Turn};
 use super::segmentation::{active, Segmentation, FRAMES, FRAME_STEP, LOCAL, WINDOW};
 use crate::audio::{AudioStream, BLOCK};
 
@@ -387,13 +387,18 @@ fn mask(on: &mut [[bool; LOCAL]], start: usize, kept: &[(usize, usize)]) {
 /// The samples of frames `from..to` of a window, each frame its 270
 /// samples around its centre.
 fn gather(window: &[f32], from: usize, to: usize) -> &[f32] {
-    let at = |f: usize| (CENTRE + f * FRAME_STEP).saturating_sub(FRAME_STEP / 2).min(window.len());
+    let at = |f: usize| frame_start(f).min(window.len());
     &window[at(from)..at(to)]
 }
 
+/// The first of the 270 samples around frame `f`'s centre.
+fn frame_start(f: usize) -> usize {
+    (CENTRE + f * FRAME_STEP).saturating_sub(FRAME_STEP / 2)
+}
+
 /// Runs of `solo` frames within `owned`, cut into pieces of [`PIECE`]
-/// frames; a rest shorter than [`SHORTEST_PIECE`] joins the piece before it,
-/// or is dropped.
+/// frames every [`PIECE_SHIFT`]; a run's last piece runs to its end, and a
+/// run shorter than [`SHORTEST_PIECE`] is dropped.
 fn pieces(solo: &[bool], owned: std::ops::Range<usize>) -> Vec<(usize, usize)> {
     let (from, to) = (owned.start.min(solo.len()), owned.end.min(solo.len()));
     let mut out = Vec::new();
@@ -450,43 +455,13 @@ fn top(scores: &[f32], wanted: usize) -> Vec<usize> {
 fn turns_of(chosen: &[Vec<usize>], count: usize) -> Vec<Turn> {
     let mut turns = Vec::new();
     for speaker in 0..count {
-        let mut open: Option<usize> = None;
-        for (g, labels) in chosen.iter().enumerate() {
-            let on = labels.contains(&speaker);
-            match (on, open) {
-                (true, None) => open = Some(g),
-                (false, Some(from)) => {
-                    turns.push(frame_turn(from, g, speaker));
-                    open = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(from) = open {
-            turns.push(frame_turn(from, chosen.len(), speaker));
+        let on: Vec<bool> = chosen.iter().map(|labels| labels.contains(&speaker)).collect();
+        for (from, to) in runs(&on) {
+            turns.push(Turn { start: frame_start(from), end: frame_start(to), speaker });
         }
     }
     turns.sort_by_key(|t| (t.start, t.speaker));
     turns
-}
-
-fn frame_turn(from: usize, to: usize, speaker: usize) -> Turn {
-    let at = |g: usize| (CENTRE + g * FRAME_STEP).saturating_sub(FRAME_STEP / 2);
-    Turn { start: at(from), end: at(to), speaker }
-}
-
-fn mean_voices(embeddings: &[Vec<f32>], labels: &[usize], count: usize) -> Vec<Vec<f32>> {
-    let dims = embeddings.first().map_or(0, Vec::len);
-    let mut voices = vec![vec![0.0f32; dims]; count];
-    for (e, l) in embeddings.iter().zip(labels) {
-        voices[*l].iter_mut().zip(unit(e)).for_each(|(v, x)| *v += x);
-    }
-    voices.iter().map(|v| unit(v)).collect()
-}
-
-fn unit(v: &[f32]) -> Vec<f32> {
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
-    v.iter().map(|x| x / norm).collect()
 }
 
 /// Window starts over `len` samples: every [`STEP`], the last one ending at

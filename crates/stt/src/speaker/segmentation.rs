@@ -241,19 +241,14 @@ fn sinc_filters(vb: &VarBuilder) -> candle_core::Result<Tensor> {
         let low = min_low + l.abs();
         let high = (low + min_band + b.abs()).clamp(min_low, nyquist);
         let band = high - low;
-        // The band-pass's centre tap (2 × band) over the same 2 × band: 1.
-        let left_cos: Vec<f32> = (0..half)
-            .map(|i| (high * n[i]).sin() - (low * n[i]).sin())
-            .zip(&n)
-            .zip(&window)
-            .map(|((d, n), w)| d / (n / 2.0) * w / (2.0 * band))
-            .collect();
-        let left_sin: Vec<f32> = (0..half)
-            .map(|i| (low * n[i]).cos() - (high * n[i]).cos())
-            .zip(&n)
-            .zip(&window)
-            .map(|((d, n), w)| d / (n / 2.0) * w / (2.0 * band))
-            .collect();
+        // Each tap of the left half: a difference over n / 2, windowed and
+        // scaled by 2 × band. The cosine filter's centre tap, 2 × band over
+        // the same 2 × band, is 1; the sine filter's is 0.
+        let left = |difference: &dyn Fn(f32) -> f32| -> Vec<f32> {
+            (0..half).map(|i| difference(n[i]) / (n[i] / 2.0) * window[i] / (2.0 * band)).collect()
+        };
+        let left_cos = left(&|n| (high * n).sin() - (low * n).sin());
+        let left_sin = left(&|n| (low * n).cos() - (high * n).cos());
         cos.extend(&left_cos);
         cos.push(1.0);
         cos.extend(left_cos.iter().rev());
