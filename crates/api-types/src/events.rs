@@ -71,6 +71,13 @@ pub enum Event {
     /// The microphone and speakers check (`POST /ui/devices/check`).
     #[serde(rename = "devices.levels")]
     DevicesLevels(DevicesLevels),
+    /// The owner's voice reading (`POST /ui/voices/owner/reading`).
+    #[serde(rename = "voice.reading")]
+    VoiceReading(VoiceReading),
+    /// While recording: the speakers told apart so far gave these live
+    /// lines another speaker (the pass after the recording settles them).
+    #[serde(rename = "segment.speakers")]
+    SegmentSpeakers(SegmentSpeakers),
     #[serde(rename = "error")]
     Error(ErrorEvent),
 }
@@ -126,6 +133,10 @@ pub enum EventType {
     SettingsChanged,
     #[serde(rename = "devices.levels")]
     DevicesLevels,
+    #[serde(rename = "voice.reading")]
+    VoiceReading,
+    #[serde(rename = "segment.speakers")]
+    SegmentSpeakers,
     #[serde(rename = "error")]
     Error,
 }
@@ -157,6 +168,8 @@ impl EventType {
             EventType::PairCompleted => "pair.completed",
             EventType::SettingsChanged => "settings.changed",
             EventType::DevicesLevels => "devices.levels",
+            EventType::VoiceReading => "voice.reading",
+            EventType::SegmentSpeakers => "segment.speakers",
             EventType::Error => "error",
         }
     }
@@ -190,6 +203,8 @@ impl Event {
             Event::PairCompleted(_) => EventType::PairCompleted,
             Event::SettingsChanged(_) => EventType::SettingsChanged,
             Event::DevicesLevels(_) => EventType::DevicesLevels,
+            Event::VoiceReading(_) => EventType::VoiceReading,
+            Event::SegmentSpeakers(_) => EventType::SegmentSpeakers,
             Event::Error(_) => EventType::Error,
         }
     }
@@ -319,6 +334,49 @@ pub struct DevicesLevels {
 pub struct DevicesHeard {
     pub mic: bool,
     pub sys: bool,
+}
+
+/// The owner's voice reading: the microphone's peak dBFS (-100 for silence)
+/// and the seconds left about four times a second, then once more with
+/// `done` and its `outcome`. The audio is never kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct VoiceReading {
+    pub level_dbfs: f32,
+    pub seconds_left: u32,
+    /// Seconds of speech heard so far.
+    pub speech_seconds: f32,
+    pub done: bool,
+    /// With `done`: what came of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ReadingOutcome>,
+    /// With `failed`: why the reading ended early (a device failed, a
+    /// recording started, the speaker model could not be used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Live lines whose speaker changed (`segment.speakers`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SegmentSpeakers {
+    pub meeting_id: MeetingId,
+    pub segments: Vec<LineSpeaker>,
+}
+
+/// A line's id (as in `segment.new`) and the speaker it shows now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LineSpeaker {
+    pub id: String,
+    pub speaker: String,
+}
+
+/// `enrolled` (the voice is the owner's now), `too_little_speech` (under
+/// 8 s of speech heard: nothing saved) or `failed` (`error` says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadingOutcome {
+    Enrolled,
+    TooLittleSpeech,
+    Failed,
 }
 
 /// `ok`, `silent` (only silence for 30 s while the other channel has speech) or

@@ -75,6 +75,9 @@ pub struct OwnerVoiceInfo {
     /// Meetings where the microphone had only the owner's voice, it was
     /// learned from.
     pub meetings: i64,
+    /// Whether it was learned from the owner's reading (Settings → Speakers)
+    /// as well.
+    pub enrolled: bool,
     /// Milliseconds since the epoch.
     pub updated_at: i64,
 }

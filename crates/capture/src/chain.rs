@@ -1,7 +1,7 @@
 //! One channel's chain on the recorder thread: feed → downmix → resample to
 //! 16 kHz → journal (disk first) → voice activity → utterances.
 
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::time::Instant;
 
 use recorder_domain::Channel;
@@ -40,6 +40,57 @@ impl Utterance {
     }
 }
 
+/// What a channel's tap receives: a copy of the audio as it is recorded
+/// (16 kHz, in blocks of about [`TAP_BLOCK`] samples), then `Ended` once the
+/// channel is closed whole. A tap whose reader falls behind by
+/// [`TAP_BLOCKS`] blocks is dropped without `Ended`: its reader then knows it
+/// did not hear the whole channel, and nothing waits for it.
+#[derive(Debug)]
+pub enum Recorded {
+    Samples(Vec<f32>),
+    Ended,
+}
+
+/// Samples per tapped block (1 s).
+pub const TAP_BLOCK: usize = 16_000;
+/// Tapped blocks a reader may fall behind (2 min of audio, 7.7 MB).
+pub const TAP_BLOCKS: usize = 120;
+
+struct Tap {
+    sender: SyncSender<Recorded>,
+    pending: Vec<f32>,
+}
+
+/// Moves everything `feed` holds into `out`, downmixed to mono and (with a
+/// resampler) at 16 kHz; `scratch` holds the interleaved and mono samples.
+pub fn read_mono(
+    feed: &mut Feed,
+    resampler: Option<&mut Resampler>,
+    (interleaved, mono): (&mut Vec<f32>, &mut Vec<f32>),
+    out: &mut Vec<f32>,
+) -> Result<(), String> {
+    let channels = usize::from(feed.format.channels.max(1));
+    let available = feed.samples.slots() / channels * channels;
+    if available == 0 {
+        return Ok(());
+    }
+    interleaved.clear();
+    if let Ok(chunk) = feed.samples.read_chunk(available) {
+        let (first, second) = chunk.as_slices();
+        interleaved.extend_from_slice(first);
+        interleaved.extend_from_slice(second);
+        chunk.commit_all();
+    }
+    mono.clear();
+    mono.extend(
+        interleaved.chunks_exact(channels).map(|f| f.iter().sum::<f32>() / channels as f32),
+    );
+    match resampler {
+        Some(resampler) => resampler.push(mono, out).map_err(|e| e.to_string()),
+        None => Ok(()),
+    }
+}
+
 /// Why a channel stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ChainError {
@@ -68,6 +119,7 @@ pub struct ChannelChain {
     /// Silence is recorded in place of the device's audio (the person muted
     /// their microphone in the recording), keeping the channels aligned.
     muted: bool,
+    tap: Option<Tap>,
 }
 
 impl ChannelChain {
@@ -89,7 +141,13 @@ impl ChannelChain {
             history: History::new(HISTORY_SECONDS),
             overruns_seen: 0,
             muted: false,
+            tap: None,
         }
+    }
+
+    /// Sends a copy of everything recorded from now on to `sender`.
+    pub fn tap(&mut self, sender: SyncSender<Recorded>) {
+        self.tap = Some(Tap { sender, pending: Vec::with_capacity(TAP_BLOCK) });
     }
 
     pub fn channel(&self) -> Channel {
@@ -123,7 +181,16 @@ impl ChannelChain {
         self.flush_resampler(paused, out)?;
         self.chunker.finish(&mut self.chunks);
         self.emit(out);
-        Ok(self.journal.finish()?)
+        let samples = self.journal.finish()?;
+        if let Some(tap) = self.tap.take() {
+            // Blocking: what is left is whole only with all of it.
+            let pending = tap.pending;
+            let sent = tap.sender.send(Recorded::Samples(pending));
+            if sent.is_ok() {
+                let _ = tap.sender.send(Recorded::Ended);
+            }
+        }
+        Ok(samples)
     }
 
     fn switch(
@@ -154,30 +221,12 @@ impl ChannelChain {
 
     fn drain(&mut self, paused: bool, out: &mut Vec<Utterance>) -> Result<(), ChainError> {
         let Some(feed) = self.feed.as_mut() else { return Ok(()) };
-        let channels = usize::from(feed.format.channels.max(1));
-        let available = feed.samples.slots() / channels * channels;
-        if available == 0 {
-            return Ok(());
-        }
-        self.interleaved.clear();
-        if let Ok(chunk) = feed.samples.read_chunk(available) {
-            let (first, second) = chunk.as_slices();
-            self.interleaved.extend_from_slice(first);
-            self.interleaved.extend_from_slice(second);
-            chunk.commit_all();
-        }
-        self.mono.clear();
-        self.mono.extend(
-            self.interleaved
-                .chunks_exact(channels)
-                .map(|f| f.iter().sum::<f32>() / channels as f32),
-        );
+        let scratch = (&mut self.interleaved, &mut self.mono);
         self.resampled.clear();
-        if let Some(resampler) = self.resampler.as_mut() {
-            resampler.push(&self.mono, &mut self.resampled).map_err(|e| ChainError::Resample {
-                channel: self.channel.as_str(),
-                message: e.to_string(),
-            })?;
+        read_mono(feed, self.resampler.as_mut(), scratch, &mut self.resampled)
+            .map_err(|message| ChainError::Resample { channel: self.channel.as_str(), message })?;
+        if self.resampled.is_empty() {
+            return Ok(());
         }
         let block = std::mem::take(&mut self.resampled);
         let result = self.record(&block, paused, out);
@@ -202,11 +251,26 @@ impl ChannelChain {
             block
         };
         self.journal.append(block)?;
+        self.send_to_tap(block);
         self.history.push(block);
         self.peak = block.iter().fold(self.peak, |peak, sample| peak.max(sample.abs()));
         self.chunker.push(block, &mut self.chunks);
         self.emit(out);
         Ok(())
+    }
+
+    fn send_to_tap(&mut self, block: &[f32]) {
+        let Some(tap) = self.tap.as_mut() else { return };
+        tap.pending.extend_from_slice(block);
+        if tap.pending.len() < TAP_BLOCK {
+            return;
+        }
+        let full = std::mem::replace(&mut tap.pending, Vec::with_capacity(TAP_BLOCK));
+        match tap.sender.try_send(Recorded::Samples(full)) {
+            Ok(()) => {}
+            // Its reader hears that it was dropped, and why: no `Ended`.
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => self.tap = None,
+        }
     }
 
     fn emit(&mut self, out: &mut Vec<Utterance>) {

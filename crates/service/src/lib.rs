@@ -139,6 +139,7 @@ impl Service {
                 retention: Wake::default(),
                 notes_runs: Default::default(),
                 search_index,
+                live_speakers: Default::default(),
             }),
             core: Arc::new(core),
         }));

@@ -105,6 +105,8 @@ pub struct Work {
     pub notes_runs: NotesRuns,
     /// The background build of the search index, while it runs.
     pub search_index: IndexBuild,
+    /// Recordings' speakers told apart while they are recorded.
+    pub live_speakers: crate::recording::live_speakers::LiveSpeakers,
 }
 
 impl Configuration {

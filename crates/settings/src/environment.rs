@@ -47,6 +47,9 @@ pub struct Environment {
     /// `RECORDER_PAIRING_CODE_SECS`: how long a pairing code lives, shorter
     /// than its 120 s only (the extension's tests see a code expire).
     pub pairing_code_secs: Option<String>,
+    /// `RECORDER_READING_SECS`: how long the owner's voice reading listens,
+    /// shorter than its 20 s only (tests play the reading faster).
+    pub reading_secs: Option<String>,
     /// `RECORDER_ASK_FLOOR`: the relevance floor of asking, for
     /// `bench/ask.py`'s sweep only (it measures where the floor belongs).
     pub ask_floor: Option<String>,
@@ -81,6 +84,7 @@ impl Environment {
             credential_store: text("RECORDER_CREDENTIAL_STORE"),
             retention_sweep_secs: text("RECORDER_RETENTION_SWEEP_SECS"),
             pairing_code_secs: text("RECORDER_PAIRING_CODE_SECS"),
+            reading_secs: text("RECORDER_READING_SECS"),
             ask_floor: text("RECORDER_ASK_FLOOR"),
             opener: path("RECORDER_OPENER"),
             gdk_gl: text("GDK_GL"),
@@ -113,6 +117,12 @@ impl Environment {
     pub fn pairing_code_lifetime(&self) -> Duration {
         seconds_or(self.pairing_code_secs.as_deref(), PAIRING_CODE_SECS)
             .min(Duration::from_secs(PAIRING_CODE_SECS))
+    }
+
+    /// How long the owner's voice reading listens: `default`, or fewer
+    /// seconds if `RECORDER_READING_SECS` says so (never longer).
+    pub fn reading_length(&self, default: Duration) -> Duration {
+        seconds_or(self.reading_secs.as_deref(), default.as_secs()).min(default)
     }
 }
 
@@ -155,5 +165,18 @@ mod tests {
         assert_eq!(with_pairing(Some("600")).pairing_code_lifetime(), Duration::from_secs(120));
         assert_eq!(with_pairing(Some("0")).pairing_code_lifetime(), Duration::from_secs(120));
         assert_eq!(with_pairing(Some("soon")).pairing_code_lifetime(), Duration::from_secs(120));
+    }
+
+    #[test]
+    fn a_reading_can_only_be_shortened() {
+        let twenty = Duration::from_secs(20);
+        let with = |secs: &str| Environment {
+            reading_secs: Some(secs.to_owned()),
+            ..Environment::default()
+        };
+        assert_eq!(Environment::default().reading_length(twenty), twenty);
+        assert_eq!(with("5").reading_length(twenty), Duration::from_secs(5));
+        assert_eq!(with("60").reading_length(twenty), twenty);
+        assert_eq!(with("0").reading_length(twenty), twenty);
     }
 }

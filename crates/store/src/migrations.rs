@@ -21,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0010_person_record.sql"),
     include_str!("../migrations/0011_index_merges.sql"),
     include_str!("../migrations/0012_room_speakers.sql"),
+    include_str!("../migrations/0013_live_speakers.sql"),
 ];
 
 /// The schema version this build makes and reads.

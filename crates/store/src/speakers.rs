@@ -94,6 +94,35 @@ pub struct LineCut {
     pub speakers: (Option<i64>, Option<i64>),
 }
 
+fn insert_speakers(
+    tx: &Transaction,
+    seq: i64,
+    speakers: &[SpeakerRecord],
+    live: bool,
+) -> StoreResult<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO speakers (meeting, number, name, voice, channel, key, live) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for speaker in speakers {
+        let key = (speaker.key != label_of(speaker.number)).then_some(&speaker.key);
+        let voice = voice_bytes(&speaker.voice);
+        let channel = speaker.channel.as_str();
+        insert.execute(params![seq, speaker.number, speaker.name, voice, channel, key, live])?;
+    }
+    Ok(())
+}
+
+fn set_line_speakers(tx: &Transaction, seq: i64, segments: &[SpeakerOfLine]) -> StoreResult<()> {
+    let mut update = tx.prepare_cached(
+        "UPDATE segments SET speaker = ?3 WHERE meeting = ?1 AND seq = ?2 AND channel = ?4",
+    )?;
+    for (segment, channel, number) in segments {
+        update.execute(params![seq, segment, number, channel.as_str()])?;
+    }
+    Ok(())
+}
+
 pub(crate) fn voice_bytes(voice: &[f32]) -> Vec<u8> {
     voice.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
@@ -155,28 +184,52 @@ impl crate::Store {
             let seq = meeting_seq(tx, meeting_id)?;
             tx.execute("UPDATE segments SET speaker = NULL WHERE meeting = ?1", [seq])?;
             tx.execute("DELETE FROM speakers WHERE meeting = ?1", [seq])?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO speakers (meeting, number, name, voice, channel, key) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            for speaker in speakers {
-                let key = (speaker.key != label_of(speaker.number)).then_some(&speaker.key);
-                insert.execute(params![
-                    seq,
-                    speaker.number,
-                    speaker.name,
-                    voice_bytes(&speaker.voice),
-                    speaker.channel.as_str(),
-                    key
-                ])?;
+            insert_speakers(tx, seq, speakers, false)?;
+            set_line_speakers(tx, seq, segments)?;
+            cuts.iter().try_for_each(|cut| cut_line(tx, seq, cut))
+        })
+    }
+
+    /// Saves the speakers told apart so far of a meeting that is recording
+    /// (marked live, until [`Self::save_speakers_cutting`] settles them) and
+    /// each listed segment's speaker number (not of a line the person
+    /// corrected), in one transaction; `false`
+    /// (nothing changed) once the meeting no longer records.
+    pub fn save_live_speakers(
+        &self,
+        meeting_id: &MeetingId,
+        speakers: &[SpeakerRecord],
+        segments: &[SpeakerOfLine],
+    ) -> StoreResult<bool> {
+        self.write(|tx| {
+            let seq = meeting_seq(tx, meeting_id)?;
+            let status: String =
+                tx.query_row("SELECT status FROM meetings WHERE seq = ?1", [seq], |r| r.get(0))?;
+            if status != "recording" {
+                return Ok(false);
             }
+            // A line the person corrected keeps what they gave it.
+            let unedited = "UPDATE segments SET speaker = NULL WHERE meeting = ?1 AND edited = 0";
+            tx.execute(unedited, [seq])?;
+            tx.execute("DELETE FROM speakers WHERE meeting = ?1", [seq])?;
+            insert_speakers(tx, seq, speakers, true)?;
             let mut update = tx.prepare_cached(
-                "UPDATE segments SET speaker = ?3 WHERE meeting = ?1 AND seq = ?2 AND channel = ?4",
+                "UPDATE segments SET speaker = ?3 \
+                 WHERE meeting = ?1 AND seq = ?2 AND channel = ?4 AND edited = 0",
             )?;
             for (segment, channel, number) in segments {
                 update.execute(params![seq, segment, number, channel.as_str()])?;
             }
-            cuts.iter().try_for_each(|cut| cut_line(tx, seq, cut))
+            Ok(true)
+        })
+    }
+
+    /// Whether a meeting's speakers are the live ones, not settled yet.
+    pub fn speakers_are_live(&self, meeting_id: &MeetingId) -> StoreResult<bool> {
+        self.read(|db| {
+            let seq = meeting_seq(db, meeting_id)?;
+            let live = "SELECT EXISTS (SELECT 1 FROM speakers WHERE meeting = ?1 AND live = 1)";
+            Ok(db.query_row(live, [seq], |row| row.get(0))?)
         })
     }
 

@@ -3,7 +3,8 @@
 //! profile, Silero when its weights are given, else the energy gate):
 //! `diarize SPEAKER_MODEL WAV [SILERO_MODEL [SEGMENTATION_MODEL [local]]]`;
 //! with the segmentation model, the windows' speakers guide its local speakers
-//! (`diarize_stream_guided`, what the service runs), or with `local` pyannote
+//! in one pass over the audio ([`ChannelSpeakers`], what the service runs,
+//! live or from the file), or with `local` pyannote
 //! 3.1's recipe ([`recorder_stt::speaker::local`]) decides alone. Used by `bench/diarization.py` and
 //! `bench/voices/run.py`.
 
@@ -12,8 +13,8 @@ use std::time::Instant;
 
 use recorder_stt::silero::SileroModel;
 use recorder_stt::speaker::campplus::CamPlusPlus;
-use recorder_stt::speaker::diarize::diarize_stream;
-use recorder_stt::speaker::local::{diarize_stream_guided, diarize_stream_local};
+use recorder_stt::speaker::channel::ChannelSpeakers;
+use recorder_stt::speaker::local::diarize_stream_local;
 use recorder_stt::speaker::segmentation::Segmentation;
 use recorder_stt::vad::Gate;
 
@@ -34,20 +35,17 @@ fn main() -> Result<(), String> {
     let alone = args.next().as_deref() == Some("local");
     let open = || recorder_stt::audio::open(Path::new(&path), None).map_err(|e| e.to_string());
     let began = Instant::now();
-    let windows = || {
-        diarize_stream(&model, open()?.as_mut(), Gate::best(silero.as_ref()), &|| false)
-            .map_err(|e| e.to_string())
-    };
     let found = match &segmentation {
         Some(seg) if alone => {
             diarize_stream_local((seg, &model), open()?.as_mut(), None, &|| false)
                 .map_err(|e| e.to_string())?
         }
-        Some(seg) => {
-            diarize_stream_guided((seg, &model), open()?.as_mut(), None, windows()?, &|| false)
-                .map_err(|e| e.to_string())?
+        seg => {
+            let mut channel =
+                ChannelSpeakers::new(&model, seg.as_ref(), Gate::best(silero.as_ref()));
+            channel.read_all(open()?.as_mut(), &|| false).map_err(|e| e.to_string())?;
+            channel.conclude(None)
         }
-        None => windows()?,
     };
     eprintln!("{} speakers in {:.2} s", found.voices.len(), began.elapsed().as_secs_f64());
     for turn in found.turns {

@@ -9,8 +9,11 @@ use std::process::Command;
 use recorder_stt::audio;
 use recorder_stt::silero::SileroModel;
 use recorder_stt::speaker::campplus::CamPlusPlus;
-use recorder_stt::speaker::diarize::{diarize_stream, speaker_of, Diarization, DiarizeError};
-use recorder_stt::speaker::local::{diarize_samples, diarize_stream_guided, diarize_stream_local};
+use recorder_stt::speaker::channel::diarize_stream;
+use recorder_stt::speaker::channel::ChannelSpeakers;
+use recorder_stt::speaker::diarize::{speaker_of, Diarization, DiarizeError};
+use recorder_stt::speaker::guided::diarize_stream_guided;
+use recorder_stt::speaker::local::{diarize_samples, diarize_stream_local};
 use recorder_stt::speaker::segmentation::Segmentation;
 use recorder_stt::vad::Gate;
 use recorder_test_support::speech::{self, real_conversation, real_voice, SpokenTurn};
@@ -187,4 +190,31 @@ fn seconds(path: &Path) -> f64 {
 fn run(command: &mut Command) {
     let output = command.output().expect("run");
     assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn audio_pushed_as_it_is_recorded_finds_what_the_file_finds() {
+    let folder = tempfile::tempdir().expect("temp");
+    let (mixed, middle) = overlapped(folder.path());
+    let (segmentation, embedder) = models();
+    let silero = SileroModel::load(&speech::vad_model()).expect("silero");
+    let gate = || Gate::best(Some(&silero));
+    let mut from_file = ChannelSpeakers::new(&embedder, Some(&segmentation), gate());
+    let mut stream = audio::open(&mixed, None).expect("open");
+    from_file.read_all(stream.as_mut(), &|| false).expect("read");
+    // Live, the recorder hands over blocks of whatever size the device gave.
+    let mut live = ChannelSpeakers::new(&embedder, Some(&segmentation), gate());
+    for block in samples(&mixed).chunks(4_001) {
+        live.push(block).expect("pushed");
+    }
+    live.finish().expect("finished");
+    assert_eq!(live.samples(), from_file.samples());
+    let whole = live.conclude(None);
+    assert_eq!(whole, from_file.conclude(None));
+    assert_eq!(whole.voices.len(), 2, "turns {:?}", whole.turns);
+    assert_eq!(talking_at(&whole, middle).len(), 2, "the overlap keeps both: {:?}", whole.turns);
+    let within = [(0, middle)];
+    let kept = live.conclude(Some(&within));
+    assert_eq!(kept, from_file.conclude(Some(&within)));
+    assert!(kept.turns.iter().all(|t| t.start < middle + 8_000), "{:?}", kept.turns);
 }

@@ -86,3 +86,25 @@ export function realRoom(models: string, file: string, turns: number): void {
   execFileSync('sox', [...parts, file], { stdio: 'pipe' });
   for (const part of parts) fs.rmSync(part, { force: true });
 }
+
+/**
+ * The owner reading aloud: the first `clips` recordings of Allison (a real
+ * voice, `scripts/real-voices.sh`), 0.4 s apart, into a 16 kHz mono WAV.
+ */
+export function realReading(models: string, file: string, clips = 10): void {
+  const dir = `${models}/voices/src/allison`;
+  const parts = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.wav'))
+    .sort()
+    .slice(0, clips)
+    .map((f, index) => {
+      const part = `${file}.${index}.wav`;
+      execFileSync('sox', [`${dir}/${f}`, '-r', '16000', '-c', '1', '-b', '16', part, 'pad', '0', '0.4'], {
+        stdio: 'pipe',
+      });
+      return part;
+    });
+  execFileSync('sox', [...parts, file], { stdio: 'pipe' });
+  for (const part of parts) fs.rmSync(part, { force: true });
+}

@@ -8,7 +8,8 @@ import { Service, type Meeting } from '../helpers/service';
 
 // The people in the room (issue 49): a recording whose microphone hears the
 // person and a colleague (real voices) shows the colleague as "In the room 1"
-// in the transcript and the Speakers list, beside the person's own lines.
+// in the transcript and the Speakers list, beside the person's own lines,
+// and already in the live transcript while the meeting is recorded.
 
 const MODELS = process.env.RECORDER_TEST_MODELS ?? path.join(REPO, 'target', 'test-models');
 
@@ -43,6 +44,8 @@ test('a colleague beside the person is "In the room 1", and can be named', async
   const started = await service.call<Meeting>('POST', '/ui/recording/start', { body: {} });
   expect(started.status, started.text).toBe(201);
   const id = started.body.id;
+  await service.signIn(page);
+  await page.goto(service.url('/recording'));
   // Until the microphone's last turn is transcribed (the file plays at twice real time).
   await expect
     .poll(
@@ -53,11 +56,16 @@ test('a colleague beside the person is "In the room 1", and can be named', async
       { timeout: 90_000, intervals: [1_000] },
     )
     .toBeGreaterThan(30_000);
+  // The live transcript already shows the colleague, within a few seconds.
+  const live = page.getByRole('log', { name: 'Live transcript' });
+  await expect(live.getByText('In the room 1', { exact: true }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(live.getByText('Ada', { exact: true }).first()).toBeVisible();
+  await settled(page);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'room-live.png'), fullPage: true });
   const stopped = await service.call('POST', '/ui/recording/stop', { body: {} });
   expect(stopped.status, stopped.text).toBe(200);
   await service.waitForStatus(id, 'ready');
 
-  await service.signIn(page);
   await page.goto(service.url(`/meetings/${id}`));
   const speakers = page.getByRole('region', { name: 'Speakers' });
   await expect(speakers.getByRole('button', { name: 'Rename In the room 1' })).toBeVisible();

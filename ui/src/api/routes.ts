@@ -175,6 +175,7 @@ interface Only {
   '/ui/voices': { get: { reply: S['VoiceList'] } };
   '/ui/voices/{id}': { delete: { reply: undefined } };
   '/ui/owner-voice': { delete: { reply: undefined } };
+  '/ui/voices/owner/reading': { post: { reply: { seconds: number } } };
 }
 
 type Known = Omit<FromV1, '/ui/settings/effective'> &

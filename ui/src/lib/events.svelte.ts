@@ -32,6 +32,8 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'pair.completed': true,
   'settings.changed': true,
   'devices.levels': true,
+  'voice.reading': true,
+  'segment.speakers': true,
   error: true,
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];

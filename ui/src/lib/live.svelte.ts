@@ -227,6 +227,15 @@ class Recording {
         key: this.nextKey++,
       });
     });
+    // Speakers told apart while recording: a line corrected by the person keeps theirs.
+    events.on('segment.speakers', ({ data }) => {
+      if (data.meeting_id !== this.meetingId) return;
+      const speakers = new Map(data.segments.map((s) => [s.id, s.speaker]));
+      for (const line of this.lines) {
+        const speaker = speakers.get(line.id);
+        if (speaker !== undefined && !line.edited) line.speaker = speaker;
+      }
+    });
     events.on('meeting.updated', ({ data }) => {
       if (data.meeting_id === this.meetingId && data.status && data.status !== 'recording') this.reset(true);
     });

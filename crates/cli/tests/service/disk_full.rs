@@ -278,8 +278,8 @@ fn a_migration_that_does_not_fit_leaves_the_database_as_it_was() {
     assert!(line.contains("listening on"), "{line}");
     let _ = started.kill();
     let _ = started.wait();
-    // Migrated to the newest schema (crates/store/migrations: 0012_room_speakers).
-    assert_eq!(schema_version(&data.join("recorder.db")), 12);
+    // Migrated to the newest schema (crates/store/migrations: 0013_live_speakers).
+    assert_eq!(schema_version(&data.join("recorder.db")), 13);
     let copies: Vec<_> =
         std::fs::read_dir(data.join("backups")).expect("backups").flatten().collect();
     assert_eq!(copies.len(), 1);

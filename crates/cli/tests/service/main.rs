@@ -34,6 +34,7 @@ mod speakers;
 mod stand_in;
 mod stop;
 mod trust;
+mod voice_reading;
 mod words;
 
 use recorder_test_support::{http, Options, TestService};

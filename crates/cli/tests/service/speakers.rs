@@ -369,14 +369,33 @@ async fn a_meeting_transcribed_again_keeps_the_names_given_to_its_speakers() {
     assert_eq!(listed["speakers"][0]["label"], "Dana", "{listed}");
 }
 
-/// Records a meeting until its microphone's lines reach `until_ms`, and
-/// waits until it is ready; returns its id.
-async fn record_room(service: &TestService, until_ms: i64) -> String {
+/// The service's log files.
+fn logs(service: &TestService) -> String {
+    let folder = service.data_dir().join("logs");
+    let files = std::fs::read_dir(folder).into_iter().flatten().flatten();
+    files.filter_map(|file| std::fs::read_to_string(file.path()).ok()).collect()
+}
+
+/// What a recording showed before it stopped: its lines, and the speakers
+/// its live lines were given (`segment.speakers`).
+struct Live {
+    segments: Vec<Value>,
+    relabelled: Vec<Value>,
+}
+
+/// Records a meeting until its microphone's lines reach `until_ms`, gives
+/// its live lines up to 20 s to show `settled`, and waits until it is ready;
+/// returns its id and what it showed live.
+async fn record_room(
+    service: &TestService,
+    until_ms: i64,
+    settled: impl Fn(&[Value]) -> bool,
+) -> (String, Live) {
     let mut stream = crate::events::open(service, None).await;
     let started = crate::recording::person(service, "/ui/recording/start", None).await;
     assert_eq!(started.status, 201, "{}", started.text);
     let id = started.body["id"].as_str().expect("id").to_owned();
-    crate::recording::events_until(
+    let seen = crate::recording::events_until(
         &mut stream,
         |kind, data| {
             kind == "segment.new"
@@ -386,6 +405,21 @@ async fn record_room(service: &TestService, until_ms: i64) -> String {
         std::time::Duration::from_secs(90),
     )
     .await;
+    // The live lines are given their speakers within a few seconds.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut shown = segments(service, &id).await;
+    while !settled(&shown) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        shown = segments(service, &id).await;
+    }
+    let live = Live {
+        segments: shown,
+        relabelled: seen
+            .iter()
+            .filter(|(kind, _)| kind == "segment.speakers")
+            .flat_map(|(_, data)| data["segments"].as_array().cloned().unwrap_or_default())
+            .collect(),
+    };
     let stopped = crate::recording::person(service, "/ui/recording/stop", None).await;
     assert_eq!(stopped.status, 200, "{}", stopped.text);
     crate::recording::events_until(
@@ -394,7 +428,7 @@ async fn record_room(service: &TestService, until_ms: i64) -> String {
         std::time::Duration::from_secs(120),
     )
     .await;
-    id
+    (id, live)
 }
 
 /// A room of real people (Debian's Asterisk prompts, `scripts/real-voices.sh`):
@@ -430,7 +464,27 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
     let service = room_service(&mic, folder.path());
     let until_ms = truth.last().expect("turns").end_ms - 1_000;
 
-    let first = record_room(&service, until_ms).await;
+    // While it was recorded, the colleague's live lines already showed them.
+    let mic_of = |all: &[Value]| -> Vec<Value> {
+        all.iter().filter(|s| s["channel"] == "mic").cloned().collect()
+    };
+    let wanted = ["Ada", "In the room 1"];
+    let live_split = |all: &[Value]| {
+        let labels = speaker_per_turn(&mic_of(all), &truth);
+        labels.len() == truth.len() && truth.iter().zip(&labels).all(|(t, l)| wanted[t.person] == l)
+    };
+    let (first, live) = record_room(&service, until_ms, live_split).await;
+    let mic = mic_of(&live.segments);
+    let live_labels = speaker_per_turn(&mic, &truth);
+    assert_eq!(one_label_per_person(&live_labels, &truth)[&1], "In the room 1", "{mic:?}");
+    assert!(
+        live.relabelled.iter().any(|l| l["speaker"] == "In the room 1"),
+        "{:?}",
+        live.relabelled
+    );
+    // Both channels were heard while recording: the job after it only groups.
+    let log = logs(&service);
+    assert_eq!(log.matches("speakers: heard live, only grouped now").count(), 2, "{log}");
     let all = segments(&service, &first).await;
     let ours: Vec<Value> = all.iter().filter(|s| s["channel"] == "mic").cloned().collect();
     let labels = speaker_per_turn(&ours, &truth);
@@ -455,7 +509,7 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
     assert_eq!(one_label_per_person(&labels, &truth)[&1], "Gus", "{labels:?}");
 
     // The next meeting in the same room: Gus and Hana are known by their voices.
-    let second = record_room(&service, until_ms).await;
+    let (second, _) = record_room(&service, until_ms, |_| true).await;
     let all = segments(&service, &second).await;
     let ours: Vec<Value> = all.iter().filter(|s| s["channel"] == "mic").cloned().collect();
     let labels = speaker_per_turn(&ours, &truth);
@@ -471,7 +525,11 @@ async fn one_real_voice_on_the_microphone_is_only_me_and_teaches_the_app_my_voic
     let mic = folder.path().join("mic.wav");
     let truth = room(&mic, 6, false);
     let service = room_service(&mic, folder.path());
-    let id = record_room(&service, truth.last().expect("turns").end_ms - 1_000).await;
+    // Never split, not even live (it is looked at for 20 s).
+    let room = |s: &Value| s["speaker"].as_str().is_some_and(|l| l.starts_with("In the room"));
+    let until_ms = truth.last().expect("turns").end_ms - 1_000;
+    let (id, live) = record_room(&service, until_ms, |all| all.iter().any(room)).await;
+    assert!(!live.segments.iter().any(room), "{:?}", live.segments);
     let all = segments(&service, &id).await;
     let ours: Vec<&Value> = all.iter().filter(|s| s["channel"] == "mic").collect();
     assert!(ours.len() >= 4 && ours.iter().all(|s| s["speaker"] == "Ada"), "{all:?}");

@@ -192,6 +192,7 @@ fn person_routes(state: &AppState) -> Router<AppState> {
         .route("/ui/voices", get(speakers::list_voices))
         .route("/ui/voices/{id}", delete(speakers::delete_voice))
         .route("/ui/owner-voice", delete(speakers::forget_owner_voice))
+        .route("/ui/voices/owner/reading", post(speakers::read_owner_voice))
         .route(
             "/ui/meetings/{id}/notes",
             post(notes::regenerate_notes).delete(notes::cancel_notes).route_layer(pro),

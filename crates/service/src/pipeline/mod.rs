@@ -12,7 +12,7 @@ mod notes;
 pub mod notes_runs;
 mod playback;
 pub mod provider;
-mod room;
+pub mod room;
 pub mod speakers;
 pub mod templates;
 mod transcribe;

@@ -15,10 +15,8 @@ use recorder_api_types::Event;
 use recorder_domain::{Channel, MeetingId};
 use recorder_store::{LineCut, SpeakerOfLine, SysSpan, VoiceRecord};
 use recorder_stt::speaker::campplus::CamPlusPlus;
-use recorder_stt::speaker::diarize::{
-    diarize_stream_within, speaker_of, Diarization, DiarizeError,
-};
-use recorder_stt::speaker::local::diarize_stream_guided;
+use recorder_stt::speaker::channel::ChannelSpeakers;
+use recorder_stt::speaker::diarize::{speaker_of, Diarization, DiarizeError};
 use recorder_stt::vad::Gate;
 
 use super::cuts::cut;
@@ -52,7 +50,10 @@ pub fn tell_apart(state: &AppState, meeting_id: &MeetingId) -> Result<Step, Stri
     let already = store.speakers(meeting_id).map_err(|e| e.to_string())?;
     let sys_spans = store.spans(meeting_id, Channel::Sys).map_err(|e| e.to_string())?;
     let mic_spans = store.spans(meeting_id, Channel::Mic).map_err(|e| e.to_string())?;
-    if !already.is_empty() || (sys_spans.is_empty() && mic_spans.is_empty()) {
+    // Speakers told apart while recording are settled here.
+    let live =
+        !already.is_empty() && store.speakers_are_live(meeting_id).map_err(|e| e.to_string())?;
+    if (!already.is_empty() && !live) || (sys_spans.is_empty() && mic_spans.is_empty()) {
         return Ok(Step::Done);
     }
     let Some(model) = state.models.speakers.get() else {
@@ -66,6 +67,9 @@ pub fn tell_apart(state: &AppState, meeting_id: &MeetingId) -> Result<Step, Stri
         return Ok(Step::Stopped);
     };
     if sys.is_none() && mic.is_none() {
+        if live {
+            store.save_speakers(meeting_id, &[], &[]).map_err(|e| e.to_string())?;
+        }
         return Ok(Step::Done);
     }
     let remember = state.effective_settings().transcription.remember_voices;
@@ -107,18 +111,15 @@ fn channel(
     let within: Option<Vec<(usize, usize)>> = (channel == Channel::Mic)
         .then(|| spans.iter().map(|s| (samples(s.start_ms), samples(s.end_ms))).collect());
     let stop = || state.core.shutdown.is_cancelled();
-    let open = || recorder_stt::audio::open(&path, None).map_err(DiarizeError::from);
-    let gate = Gate::best(state.models.vad.get().as_ref());
-    let windows = open().and_then(|mut stream| {
-        diarize_stream_within(model, stream.as_mut(), gate, within.as_deref(), &stop)
-    });
-    // With the segmentation model, the windows' speakers also get the speech
-    // the voice-activity model missed, and a second speaker where two talk.
-    let found = match (windows, state.models.segmentation.get()) {
-        (Ok(given), Some(seg)) if !given.voices.is_empty() => open().and_then(|mut stream| {
-            diarize_stream_guided((&seg, model), stream.as_mut(), within.as_deref(), given, &stop)
-        }),
-        (windows, _) => windows,
+    // Heard while it was recorded, else read from the file.
+    let live = state.work.live_speakers.conclude(meeting_id, channel, within.clone(), &stop);
+    let name = channel.as_str();
+    let found = match live {
+        Some(found) => {
+            tracing::info!(%meeting_id, channel = name, "speakers: heard live, only grouped now");
+            Ok(found)
+        }
+        None => from_file(state, model, &path, within.as_deref(), &stop),
     };
     match found {
         Ok(found) if found.voices.is_empty() => Ok(Some(None)),
@@ -135,6 +136,23 @@ fn channel(
             Ok(Some(None))
         }
     }
+}
+
+/// The speakers of a channel's audio file (an import, or a recording whose
+/// speakers were not heard live).
+fn from_file(
+    state: &AppState,
+    model: &CamPlusPlus,
+    path: &std::path::Path,
+    within: Option<&[(usize, usize)]>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Diarization, DiarizeError> {
+    let segmentation = state.models.segmentation.get();
+    let gate = Gate::best(state.models.vad.get().as_ref());
+    let mut speakers = ChannelSpeakers::new(model, segmentation.as_deref(), gate);
+    let mut stream = recorder_stt::audio::open(path, None)?;
+    speakers.read_all(stream.as_mut(), stop)?;
+    Ok(speakers.conclude(within))
 }
 
 type Diarized<'a> = (&'a Option<Diarization>, &'a [SysSpan]);

@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use crate::base::events::EventBus;
 use crate::models::engine::{Setup, SharedEngine};
 use crate::models::weights::VadModel;
+use crate::recording::live_speakers::{LiveSpeakers, SpeakerModels};
 use crate::recording::recorder::Recorder;
 use crate::state::{AppState, Configuration, Core, Models, Work};
 
@@ -80,6 +81,15 @@ impl RecordingContext {
 
     pub fn vad(&self) -> &VadModel {
         &self.models.vad
+    }
+
+    /// The speaker models, when the speaker model is installed.
+    pub fn speaker_models(&self) -> Option<SpeakerModels> {
+        Some((self.models.speakers.get()?, self.models.segmentation.get()))
+    }
+
+    pub fn live_speakers(&self) -> &LiveSpeakers {
+        &self.work.live_speakers
     }
 
     pub fn recorder(&self) -> &Recorder {

@@ -120,9 +120,37 @@ fn open(
         .map_err(|e| undo(ApiError::internal("saving the meeting", e)))?;
     let Capture { mic, sys, notices, guard } = capture;
     let vad = context.vad().get();
-    let mic = ChannelChain::new(Channel::Mic, mic, mic_journal, Gate::best(vad.as_ref()));
-    let sys = ChannelChain::new(Channel::Sys, sys, sys_journal, Gate::best(vad.as_ref()));
+    let mut mic = ChannelChain::new(Channel::Mic, mic, mic_journal, Gate::best(vad.as_ref()));
+    let mut sys = ChannelChain::new(Channel::Sys, sys, sys_journal, Gate::best(vad.as_ref()));
+    if let Some(models) = context.speaker_models() {
+        hear_speakers(context, &meeting.id, models, [&mut mic, &mut sys]);
+    }
     Ok((Devices { notices, _guard: guard }, mic, sys))
+}
+
+/// Each channel's speakers told apart as it is recorded, and its live lines
+/// given them ([`super::live_cast`]).
+fn hear_speakers(
+    context: &RecordingContext,
+    meeting_id: &MeetingId,
+    models: super::live_speakers::SpeakerModels,
+    chains: [&mut ChannelChain; 2],
+) {
+    let vad = context.vad().get();
+    for chain in chains {
+        let gate = Gate::best(vad.as_ref());
+        let live = context.live_speakers().start(meeting_id, chain.channel(), models.clone(), gate);
+        if let Some(tap) = live {
+            chain.tap(tap);
+        }
+    }
+    let (context, meeting_id) = (context.clone(), meeting_id.clone());
+    let started = std::thread::Builder::new()
+        .name("live-cast".into())
+        .spawn(move || super::live_cast::run(&context, &meeting_id));
+    if let Err(error) = started {
+        tracing::warn!(%error, "live lines keep their channel's speaker");
+    }
 }
 
 /// The open capture: its notices, and the guard that stops it when dropped.

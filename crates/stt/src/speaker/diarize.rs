@@ -9,7 +9,7 @@ use super::campplus::CamPlusPlus;
 use super::cluster::speakers;
 use super::fbank::features;
 use crate::audio::{AudioError, AudioStream, BLOCK};
-use crate::vad::{Chunker, Gate, Profile, SpeechChunk};
+use crate::vad::SpeechChunk;
 
 const WINDOW: usize = 24_000;
 const SHIFT: usize = 12_000;
@@ -93,63 +93,32 @@ pub enum DiarizeError {
     Model(String),
 }
 
-/// Diarizes a whole 16 kHz stream, holding only a batch of speech windows in
-/// memory at a time: speech regions are the utterances of the live VAD
-/// profile (cut at short pauses, at most 10 s), so a region is seldom two
-/// people. `stop` is asked before every block is read.
-pub fn diarize_stream(
-    model: &CamPlusPlus,
+/// Hands each block of `stream` to `push` until it ends; `stop` is asked
+/// before every block is read (a long silence costs time too).
+pub(super) fn read_blocks(
     stream: &mut dyn AudioStream,
-    gate: Gate,
     stop: &dyn Fn() -> bool,
-) -> Result<Diarization, DiarizeError> {
-    diarize_stream_within(model, stream, gate, None, stop)
-}
-
-/// As [`diarize_stream`], but only windows lying mostly within `within`
-/// (sorted sample ranges; `None`: everywhere) are grouped: the microphone's
-/// speakers are told apart only where its kept lines are, not where it
-/// heard the other side's echo.
-pub fn diarize_stream_within(
-    model: &CamPlusPlus,
-    stream: &mut dyn AudioStream,
-    gate: Gate,
-    within: Option<&[(usize, usize)]>,
-    stop: &dyn Fn() -> bool,
-) -> Result<Diarization, DiarizeError> {
-    let profile = Profile::live(&gate);
-    let mut chunker = Chunker::new(gate, profile, 0);
-    let (mut spans, mut embeddings) = (Vec::new(), Vec::new());
-    let (mut block, mut chunks) = (Vec::with_capacity(BLOCK), Vec::new());
+    push: &mut dyn FnMut(&[f32]) -> Result<(), DiarizeError>,
+) -> Result<(), DiarizeError> {
+    let mut block = Vec::with_capacity(BLOCK);
     loop {
-        // Asked for every block read: a long silence costs VAD time too.
         if stop() {
             return Err(DiarizeError::Stopped);
         }
         block.clear();
-        let read = stream.read(&mut block, BLOCK)?;
-        if read == 0 {
-            chunker.finish(&mut chunks);
-        } else {
-            chunker.push(&block, &mut chunks);
+        if stream.read(&mut block, BLOCK)? == 0 {
+            return Ok(());
         }
-        if chunks.len() >= BATCH || (read == 0 && !chunks.is_empty()) {
-            embed_chunks(model, &chunks, within, (&mut spans, &mut embeddings));
-            chunks.clear();
-        }
-        if read == 0 {
-            return Ok(conclude(&spans, &embeddings));
-        }
+        push(&block)?;
     }
 }
 
 /// Speech chunks embedded at once (a few threads' worth of windows).
-const BATCH: usize = 16;
+pub(super) const BATCH: usize = 16;
 
-fn embed_chunks(
+pub(super) fn embed_chunks(
     model: &CamPlusPlus,
     chunks: &[SpeechChunk],
-    within: Option<&[(usize, usize)]>,
     (spans, embeddings): (&mut Vec<(usize, usize)>, &mut Vec<Vec<f32>>),
 ) {
     let mut samples = Vec::new();
@@ -162,9 +131,6 @@ fn embed_chunks(
         let base = samples.len();
         samples.extend_from_slice(&chunk.samples[..speech]);
         for (from, to) in windows(&[(0, speech)]) {
-            if within.is_some_and(|kept| !mostly_within(kept, start + from, start + to)) {
-                continue;
-            }
             local.push((base + from, base + to));
             origins.push((start + from, start + to));
         }
@@ -174,7 +140,7 @@ fn embed_chunks(
 }
 
 /// Whether at least half of `start..end` lies within the ranges `kept`.
-fn mostly_within(kept: &[(usize, usize)], start: usize, end: usize) -> bool {
+pub(super) fn mostly_within(kept: &[(usize, usize)], start: usize, end: usize) -> bool {
     let covered: usize =
         kept.iter().map(|&(from, to)| to.min(end).saturating_sub(from.max(start))).sum();
     covered * 2 >= end - start
@@ -185,7 +151,7 @@ fn ms_to_samples(ms: i64) -> usize {
 }
 
 /// Labels the windows and joins them into turns, with each speaker's voice.
-fn conclude(spans: &[(usize, usize)], embeddings: &[Vec<f32>]) -> Diarization {
+pub(super) fn conclude(spans: &[(usize, usize)], embeddings: &[Vec<f32>]) -> Diarization {
     let labels = speakers(embeddings);
     let count = labels.iter().max().map_or(0, |m| m + 1);
     Diarization { turns: turns(spans, &labels), voices: mean_voices(embeddings, &labels, count) }
@@ -204,7 +170,8 @@ pub(super) fn mean_voices(
     voices.iter().map(|v| unit(v)).collect()
 }
 
-pub(super) fn unit(v: &[f32]) -> Vec<f32> {
+/// `v` scaled to length one.
+pub fn unit(v: &[f32]) -> Vec<f32> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::EPSILON);
     v.iter().map(|x| x / norm).collect()
 }

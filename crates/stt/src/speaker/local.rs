@@ -8,17 +8,17 @@
 
 use super::campplus::CamPlusPlus;
 use super::cluster::speakers;
-use super::diarize::{embed_all, mean_voices, unit, Diarization, DiarizeError, Turn};
+use super::diarize::{embed_all, mean_voices, read_blocks, unit, Diarization, DiarizeError, Turn};
 use super::segmentation::{active, Segmentation, FRAMES, FRAME_STEP, LOCAL, WINDOW};
-use crate::audio::{AudioStream, BLOCK};
+use crate::audio::AudioStream;
 
 /// Windows start every this many frames (5.0 s: each sample is heard by
 /// two windows; 3 s and 1.7 s were no better on the dev set's other side,
 /// `bench/results/voices-2026-12-07.md`).
 pub const STEP_FRAMES: usize = 296;
-const STEP: usize = STEP_FRAMES * FRAME_STEP;
+pub(super) const STEP: usize = STEP_FRAMES * FRAME_STEP;
 /// Windows run through the model at once.
-const BATCH: usize = 4;
+pub(super) const BATCH: usize = 4;
 /// A local speaker's solo speech is embedded in pieces of this many frames
 /// (1.5 s, what [`super::cluster`] was measured on) every [`PIECE_SHIFT`]
 /// (0.75 s: with pieces end to end, a speaker had half the units and the
@@ -28,7 +28,7 @@ const PIECE: usize = 89;
 const PIECE_SHIFT: usize = 44;
 const SHORTEST_PIECE: usize = 30;
 /// At most this many runs of one heard only over someone else are embedded.
-const OVERHEARD_RUNS: usize = 4;
+pub(super) const OVERHEARD_RUNS: usize = 4;
 /// The first frame's centre, in samples from the window's start.
 const CENTRE: usize = 495;
 
@@ -75,10 +75,6 @@ pub struct LocalSpeakers<'m> {
     embedded_to: usize,
     /// Seconds spent in the segmentation model and in CAM++.
     timing: (f64, f64),
-    /// Speakers found already by 1.5 s windows ([`super::diarize`]): then
-    /// they name the local speakers, and nothing but overheard speech is
-    /// embedded.
-    given: Option<Diarization>,
 }
 
 impl<'m> LocalSpeakers<'m> {
@@ -98,7 +94,6 @@ impl<'m> LocalSpeakers<'m> {
             within: within.map(<[_]>::to_vec),
             embedded_to: 0,
             timing: (0.0, 0.0),
-            given: None,
         }
     }
 
@@ -109,12 +104,7 @@ impl<'m> LocalSpeakers<'m> {
         let outside = |kept: &Vec<(usize, usize)>| {
             !kept.iter().any(|&(from, to)| from < start + WINDOW && to > start)
         };
-        // Guided, a window where the voice-activity model heard no one would
-        // name no one: it is not run.
-        let unheard = |given: &Diarization| {
-            !given.turns.iter().any(|t| t.start < start + WINDOW && t.end > start)
-        };
-        if self.within.as_ref().is_some_and(outside) || self.given.as_ref().is_some_and(unheard) {
+        if self.within.as_ref().is_some_and(outside) {
             return Ok(());
         }
         self.pending.push((start, window, last));
@@ -143,16 +133,11 @@ impl<'m> LocalSpeakers<'m> {
             self.counts.push(on.iter().map(|f| f.iter().filter(|s| **s).count() as u8).collect());
             let owned = self.owned(*start, *last);
             for speaker in 0..LOCAL {
-                let frames: Vec<bool> = on.iter().map(|f| f[speaker]).collect();
+                let (frames, solo) = frames_of(&on, speaker);
                 if !frames.iter().any(|f| *f) {
                     continue;
                 }
-                let solo: Vec<bool> = on
-                    .iter()
-                    .map(|f| f[speaker] && f.iter().filter(|s| **s).count() == 1)
-                    .collect();
-                let embedded = if self.given.is_some() { 0..0 } else { owned.clone() };
-                for (from, to) in pieces(&solo, embedded) {
+                for (from, to) in pieces(&solo, owned.clone()) {
                     let at = audio.len();
                     audio.extend_from_slice(gather(window, from, to));
                     spans.push((at, audio.len()));
@@ -200,6 +185,35 @@ impl<'m> LocalSpeakers<'m> {
         range
     }
 
+    /// A window the model ran over already ([`super::guided`]), guided by
+    /// the channel's speakers `given`: one wholly outside `within`, or where
+    /// the voice-activity model heard no one, is left out.
+    pub(super) fn add_heard(&mut self, heard: &Heard, given: &Diarization) {
+        let start = heard.start;
+        let outside = |kept: &Vec<(usize, usize)>| {
+            !kept.iter().any(|&(from, to)| from < start + WINDOW && to > start)
+        };
+        let unheard = !given.turns.iter().any(|t| t.start < start + WINDOW && t.end > start);
+        if unheard || self.within.as_ref().is_some_and(outside) {
+            return;
+        }
+        let index = self.starts.len();
+        self.starts.push(start);
+        let mut on = heard.on.clone();
+        if let Some(kept) = &self.within {
+            mask(&mut on, start, kept);
+        }
+        self.counts.push(on.iter().map(|f| f.iter().filter(|s| **s).count() as u8).collect());
+        for (speaker, overheard) in heard.overheard.iter().enumerate() {
+            let (frames, solo) = frames_of(&on, speaker);
+            if !frames.iter().any(|f| *f) {
+                continue;
+            }
+            let overheard = overheard.clone().filter(|_| only_overlapped(&solo, &frames));
+            self.locals.push(Local { window: index, frames, solo, pieces: Vec::new(), overheard });
+        }
+    }
+
     /// Groups the pieces and gives each frame its speakers.
     pub fn conclude(mut self) -> Result<Diarization, String> {
         if let Some(last) = self.pending.last_mut() {
@@ -213,9 +227,6 @@ impl<'m> LocalSpeakers<'m> {
             embedding_s = self.timing.1,
             "local speakers"
         );
-        if let Some(given) = self.given.take() {
-            return Ok(self.conclude_given(given));
-        }
         let embeddings: Vec<Vec<f32>> = self.pieces.iter().map(|p| p.embedding.clone()).collect();
         let labels = speakers(&embeddings);
         let count = labels.iter().max().map_or(0, |m| m + 1);
@@ -228,7 +239,7 @@ impl<'m> LocalSpeakers<'m> {
     /// With speakers given: each local speaker is the given speaker of most
     /// of their solo frames; every solo frame votes for the given speaker
     /// there, the other frames for the local speaker's.
-    fn conclude_given(&self, given: Diarization) -> Diarization {
+    pub(super) fn conclude_given(&self, given: &Diarization) -> Diarization {
         let count = given.voices.len();
         let at = |window: usize, f: usize| {
             let centre = self.starts[window] + CENTRE + f * FRAME_STEP;
@@ -373,6 +384,13 @@ fn kept_speakers(mut turns: Vec<Turn>, voices: &[Vec<f32>]) -> Diarization {
     Diarization { turns, voices: order.iter().map(|s| voices[*s].clone()).collect() }
 }
 
+/// The frames where local `speaker` speaks, and where they speak alone.
+pub(super) fn frames_of(on: &[[bool; LOCAL]], speaker: usize) -> (Vec<bool>, Vec<bool>) {
+    let frames = on.iter().map(|f| f[speaker]).collect();
+    let solo = on.iter().map(|f| f[speaker] && f.iter().filter(|s| **s).count() == 1).collect();
+    (frames, solo)
+}
+
 /// Frames whose centre lies outside the ranges `kept` hear no one.
 fn mask(on: &mut [[bool; LOCAL]], start: usize, kept: &[(usize, usize)]) {
     for (f, frame) in on.iter_mut().enumerate() {
@@ -386,7 +404,7 @@ fn mask(on: &mut [[bool; LOCAL]], start: usize, kept: &[(usize, usize)]) {
 
 /// The samples of frames `from..to` of a window, each frame its 270
 /// samples around its centre.
-fn gather(window: &[f32], from: usize, to: usize) -> &[f32] {
+pub(super) fn gather(window: &[f32], from: usize, to: usize) -> &[f32] {
     let at = |f: usize| frame_start(f).min(window.len());
     &window[at(from)..at(to)]
 }
@@ -410,13 +428,13 @@ fn pieces(solo: &[bool], owned: std::ops::Range<usize>) -> Vec<(usize, usize)> {
 
 /// Whether a local speaker speaks (at least half a second) but hardly ever
 /// alone.
-fn only_overlapped(solo: &[bool], frames: &[bool]) -> bool {
+pub(super) fn only_overlapped(solo: &[bool], frames: &[bool]) -> bool {
     let count = |v: &[bool]| v.iter().filter(|s| **s).count();
     count(solo) < SHORTEST_PIECE && count(frames) >= SHORTEST_PIECE
 }
 
 /// The runs of frames that are on, as `from..to`.
-fn runs(frames: &[bool]) -> Vec<(usize, usize)> {
+pub(super) fn runs(frames: &[bool]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut from = None;
     for (f, on) in frames.iter().chain([&false]).enumerate() {
@@ -496,22 +514,6 @@ pub fn diarize_samples(
     local.conclude()
 }
 
-/// As [`diarize_stream_local`], but the speakers are `given` (found by 1.5 s
-/// windows of the voice-activity model's speech, [`super::diarize`]): the
-/// segmentation model adds what they miss, the speech the voice-activity
-/// model did not keep and a second speaker where two talk at once.
-pub fn diarize_stream_guided(
-    models: (&Segmentation, &CamPlusPlus),
-    stream: &mut dyn AudioStream,
-    within: Option<&[(usize, usize)]>,
-    given: Diarization,
-    stop: &dyn Fn() -> bool,
-) -> Result<Diarization, DiarizeError> {
-    let mut local = LocalSpeakers::new(models.0, models.1, within);
-    local.given = Some(given);
-    read_windows(local, stream, stop)
-}
-
 /// The speakers of a 16 kHz stream, told apart only within `within` (sorted
 /// sample ranges; `None`: everywhere), holding about one window of audio at
 /// a time. `stop` is asked before every block is read.
@@ -521,42 +523,68 @@ pub fn diarize_stream_local(
     within: Option<&[(usize, usize)]>,
     stop: &dyn Fn() -> bool,
 ) -> Result<Diarization, DiarizeError> {
-    read_windows(LocalSpeakers::new(models.0, models.1, within), stream, stop)
+    let mut local = LocalSpeakers::new(models.0, models.1, within);
+    let mut windower = Windower::default();
+    let mut take = |start, window, last| local.push(start, window, last);
+    let model = |e: String| DiarizeError::Model(e);
+    read_blocks(stream, stop, &mut |block| windower.push(block, &mut take).map_err(model))?;
+    windower.finish(&mut take).map_err(model)?;
+    local.conclude().map_err(model)
 }
 
-fn read_windows(
-    mut local: LocalSpeakers,
-    stream: &mut dyn AudioStream,
-    stop: &dyn Fn() -> bool,
-) -> Result<Diarization, DiarizeError> {
-    let (mut buffer, mut base, mut next) = (Vec::with_capacity(WINDOW + BLOCK), 0usize, 0usize);
-    let mut pushed_to = 0usize;
-    loop {
-        if stop() {
-            return Err(DiarizeError::Stopped);
-        }
-        let read = stream.read(&mut buffer, BLOCK)?;
-        let total = base + buffer.len();
-        if read == 0 {
-            if total > pushed_to {
-                let start = total.saturating_sub(WINDOW).div_ceil(FRAME_STEP) * FRAME_STEP;
-                let mut window = buffer[start - base..].to_vec();
-                window.resize(WINDOW, 0.0);
-                local.push(start, window, true).map_err(DiarizeError::Model)?;
-            }
-            return local.conclude().map_err(DiarizeError::Model);
-        }
-        while next + WINDOW <= total {
-            let window = buffer[next - base..next - base + WINDOW].to_vec();
-            local.push(next, window, false).map_err(DiarizeError::Model)?;
-            pushed_to = next + WINDOW;
-            next += STEP;
+/// Cuts a stream into the model's windows as it is read: one every
+/// [`STEP`], and at the end one that ends at the end (padded when the
+/// stream is shorter than a window). Holds about one window of audio.
+#[derive(Default)]
+pub(super) struct Windower {
+    buffer: Vec<f32>,
+    /// The stream's sample at `buffer[0]`.
+    base: usize,
+    next: usize,
+    taken_to: usize,
+}
+
+/// Takes a window: its first sample, its audio, whether it is the last.
+type Take<'a> = dyn FnMut(usize, Vec<f32>, bool) -> Result<(), String> + 'a;
+
+impl Windower {
+    pub(super) fn push(&mut self, block: &[f32], take: &mut Take) -> Result<(), String> {
+        self.buffer.extend_from_slice(block);
+        let total = self.base + self.buffer.len();
+        while self.next + WINDOW <= total {
+            let from = self.next - self.base;
+            take(self.next, self.buffer[from..from + WINDOW].to_vec(), false)?;
+            self.taken_to = self.next + WINDOW;
+            self.next += STEP;
         }
         // Keep what the next window and a last one ending at the end need.
-        let keep_from = next.min(total.saturating_sub(WINDOW)) / FRAME_STEP * FRAME_STEP;
-        buffer.drain(..keep_from.saturating_sub(base));
-        base = base.max(keep_from);
+        let keep_from = self.next.min(total.saturating_sub(WINDOW)) / FRAME_STEP * FRAME_STEP;
+        self.buffer.drain(..keep_from.saturating_sub(self.base));
+        self.base = self.base.max(keep_from);
+        Ok(())
     }
+
+    pub(super) fn finish(&mut self, take: &mut Take) -> Result<(), String> {
+        let total = self.base + self.buffer.len();
+        if total > self.taken_to {
+            let start = total.saturating_sub(WINDOW).div_ceil(FRAME_STEP) * FRAME_STEP;
+            let mut window = self.buffer[start - self.base..].to_vec();
+            window.resize(WINDOW, 0.0);
+            take(start, window, true)?;
+        }
+        self.taken_to = total;
+        Ok(())
+    }
+}
+
+/// One window as the model heard it.
+pub(super) struct Heard {
+    pub(super) start: usize,
+    /// Which local speakers speak in each frame.
+    pub(super) on: Vec<[bool; LOCAL]>,
+    /// For a local speaker heard (almost) only over someone else: an
+    /// embedding of their frames, to name them by the nearest voice.
+    pub(super) overheard: Vec<Option<Vec<f32>>>,
 }
 
 #[cfg(test)]

@@ -5,9 +5,11 @@
 //! same wheel) on candle.
 
 pub mod campplus;
+pub mod channel;
 pub mod cluster;
 pub mod diarize;
 pub mod fbank;
+pub mod guided;
 pub mod local;
 mod ops;
 pub mod segmentation;

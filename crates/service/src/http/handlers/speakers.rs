@@ -174,7 +174,11 @@ pub async fn list_voices(State(state): State<AppState>) -> ApiResult<Json<VoiceL
             Ok((voices, owner))
         })
         .await?;
-    let owner = owner.map(|o| OwnerVoiceInfo { meetings: o.meetings, updated_at: o.updated_at });
+    let owner = owner.map(|o| OwnerVoiceInfo {
+        meetings: o.meetings,
+        enrolled: o.enrolled,
+        updated_at: o.updated_at,
+    });
     let voices = voices
         .into_iter()
         .map(|v| Voice {
@@ -209,4 +213,21 @@ pub async fn forget_owner_voice(State(state): State<AppState>) -> ApiResult<Stat
         .db(|store| store.forget_owner_voice().map_err(|e| ApiError::from_store("voice", e)))
         .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /ui/voices/owner/reading` → 202 `{seconds}`: listens to the
+/// microphone for that long while the owner reads aloud (`voice.reading`
+/// events), then learns their voice from the speech heard (`outcome`
+/// `enrolled`, or `too_little_speech` under 8 s: nothing saved). 409
+/// `already_recording`; 503 `model_unavailable` without the speaker model,
+/// `recording_unavailable` when the devices cannot open.
+pub async fn read_owner_voice(
+    State(state): State<AppState>,
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+    let started = state.clone();
+    tokio::task::spawn_blocking(move || crate::recording::reading::start(&started))
+        .await
+        .map_err(|error| ApiError::internal("the voice reading", error))??;
+    let seconds = crate::recording::reading::length(&state).as_secs();
+    Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "seconds": seconds }))))
 }
