@@ -17,8 +17,10 @@ use crate::audio::AudioStream;
 /// `bench/results/voices-2026-12-07.md`).
 pub const STEP_FRAMES: usize = 296;
 pub(super) const STEP: usize = STEP_FRAMES * FRAME_STEP;
-/// Windows run through the model at once.
-pub(super) const BATCH: usize = 4;
+/// Windows run through the model at once: one at a time is as fast as four
+/// on 2 cores and holds half the memory (a channel's peak 118 MB, not 222;
+/// `bench/results/speakers-after-2026-12-07.md`).
+pub(super) const BATCH: usize = 1;
 /// A local speaker's solo speech is embedded in pieces of this many frames
 /// (1.5 s, what [`super::cluster`] was measured on) every [`PIECE_SHIFT`]
 /// (0.75 s: with pieces end to end, a speaker had half the units and the
