@@ -53,8 +53,10 @@ pub enum Recorded {
 
 /// Samples per tapped block (1 s).
 pub const TAP_BLOCK: usize = 16_000;
-/// Tapped blocks a reader may fall behind (2 min of audio, 7.7 MB).
-pub const TAP_BLOCKS: usize = 120;
+/// Tapped blocks a reader may fall behind: 10 min of audio, 38 MB at most,
+/// held only while it is behind (a reader at nice 10 on a machine that is
+/// busy with something else catches up once it is not).
+pub const TAP_BLOCKS: usize = 600;
 
 struct Tap {
     sender: SyncSender<Recorded>,

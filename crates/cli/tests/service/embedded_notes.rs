@@ -86,6 +86,7 @@ fn assert_written_inside(meeting: &Value) {
 
 #[tokio::test]
 async fn an_imports_notes_are_written_inside_and_nothing_leaves_the_machine() {
+    let _cpu = crate::busy_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let model = model_link(folder.path());
     let options = Options {
@@ -117,6 +118,7 @@ async fn an_imports_notes_are_written_inside_and_nothing_leaves_the_machine() {
 
 #[tokio::test]
 async fn a_recordings_notes_are_written_inside() {
+    let _cpu = crate::busy_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let model = model_link(folder.path());
     let (mic, sys) = call_files(folder.path());
@@ -173,6 +175,7 @@ async fn regenerate_until_writing(service: &TestService, id: &str) {
 
 #[tokio::test]
 async fn a_canceled_run_ends_its_worker_and_keeps_the_notes() {
+    let _cpu = crate::busy_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let model = model_link(folder.path());
     let (service, id) = long_meeting(folder.path(), &model).await;
@@ -188,6 +191,7 @@ async fn a_canceled_run_ends_its_worker_and_keeps_the_notes() {
 
 #[tokio::test]
 async fn a_shutdown_mid_run_ends_the_worker_and_the_notes_resume_at_the_next_start() {
+    let _cpu = crate::busy_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let model = model_link(folder.path());
     let (mut service, id) = long_meeting(folder.path(), &model).await;
@@ -219,6 +223,7 @@ fn logs(service: &TestService) -> String {
 
 #[tokio::test]
 async fn a_run_waits_while_a_recording_needs_the_cpu() {
+    let _cpu = crate::busy_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let model = model_link(folder.path());
     let (mic, sys) = call_files(folder.path());

@@ -44,6 +44,22 @@ use serde_json::Value;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_recorder");
 
+/// The machine's CPU, as the tests that need it share it: those that run the
+/// notes model hold it shared, those that check what a recording shows while
+/// it is recorded (which must keep pace with the audio) hold it alone. The
+/// other tests run beside either, as a person's other programs would.
+static CPU: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// For a test that keeps the CPU busy for long (the notes model).
+pub async fn busy_cpu() -> tokio::sync::RwLockReadGuard<'static, ()> {
+    CPU.read().await
+}
+
+/// For a test whose live checks need the CPU a recording is given.
+pub async fn live_cpu() -> tokio::sync::RwLockWriteGuard<'static, ()> {
+    CPU.write().await
+}
+
 pub fn start() -> TestService {
     TestService::start(BIN, Options::default())
 }

@@ -384,12 +384,13 @@ struct Live {
 }
 
 /// Records a meeting until its microphone's lines reach `until_ms`, gives
-/// its live lines up to 20 s to show `settled`, and waits until it is ready;
+/// its live lines up to `look_for_s` to show `settled`, and waits until it is ready;
 /// returns its id and what it showed live.
 async fn record_room(
     service: &TestService,
     until_ms: i64,
     settled: impl Fn(&[Value]) -> bool,
+    look_for_s: u64,
 ) -> (String, Live) {
     let mut stream = crate::events::open(service, None).await;
     let started = crate::recording::person(service, "/ui/recording/start", None).await;
@@ -402,11 +403,11 @@ async fn record_room(
                 && data["channel"] == "mic"
                 && data["end_ms"].as_i64() >= Some(until_ms)
         },
-        std::time::Duration::from_secs(90),
+        std::time::Duration::from_secs(180),
     )
     .await;
     // The live lines are given their speakers within a few seconds.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(look_for_s);
     let mut shown = segments(service, &id).await;
     while !settled(&shown) && std::time::Instant::now() < deadline {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
@@ -456,6 +457,7 @@ fn room_service(mic: &std::path::Path, folder: &std::path::Path) -> TestService 
 
 #[tokio::test]
 async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next_time() {
+    let _cpu = crate::live_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     // Beside the laptop's owner (who talks most), a colleague, real voices
     // both; the other side is one voice.
@@ -473,7 +475,7 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
         let labels = speaker_per_turn(&mic_of(all), &truth);
         labels.len() == truth.len() && truth.iter().zip(&labels).all(|(t, l)| wanted[t.person] == l)
     };
-    let (first, live) = record_room(&service, until_ms, live_split).await;
+    let (first, live) = record_room(&service, until_ms, live_split, 45).await;
     let mic = mic_of(&live.segments);
     let live_labels = speaker_per_turn(&mic, &truth);
     assert_eq!(one_label_per_person(&live_labels, &truth)[&1], "In the room 1", "{mic:?}");
@@ -509,7 +511,7 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
     assert_eq!(one_label_per_person(&labels, &truth)[&1], "Gus", "{labels:?}");
 
     // The next meeting in the same room: Gus and Hana are known by their voices.
-    let (second, _) = record_room(&service, until_ms, |_| true).await;
+    let (second, _) = record_room(&service, until_ms, |_| true, 0).await;
     let all = segments(&service, &second).await;
     let ours: Vec<Value> = all.iter().filter(|s| s["channel"] == "mic").cloned().collect();
     let labels = speaker_per_turn(&ours, &truth);
@@ -521,6 +523,7 @@ async fn the_people_in_the_room_are_told_apart_from_me_named_and_recognised_next
 
 #[tokio::test]
 async fn one_real_voice_on_the_microphone_is_only_me_and_teaches_the_app_my_voice() {
+    let _cpu = crate::live_cpu().await;
     let folder = tempfile::tempdir().expect("temp");
     let mic = folder.path().join("mic.wav");
     let truth = room(&mic, 6, false);
@@ -528,7 +531,7 @@ async fn one_real_voice_on_the_microphone_is_only_me_and_teaches_the_app_my_voic
     // Never split, not even live (it is looked at for 20 s).
     let room = |s: &Value| s["speaker"].as_str().is_some_and(|l| l.starts_with("In the room"));
     let until_ms = truth.last().expect("turns").end_ms - 1_000;
-    let (id, live) = record_room(&service, until_ms, |all| all.iter().any(room)).await;
+    let (id, live) = record_room(&service, until_ms, |all| all.iter().any(room), 20).await;
     assert!(!live.segments.iter().any(room), "{:?}", live.segments);
     let all = segments(&service, &id).await;
     let ours: Vec<&Value> = all.iter().filter(|s| s["channel"] == "mic").collect();
