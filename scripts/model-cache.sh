@@ -19,7 +19,7 @@ converter() {
   if [ -n "${RECORDER_CONVERT:-}" ]; then
     echo "$RECORDER_CONVERT"
   else
-    cargo build -q --locked --workspace --example convert >&2
+    cargo build -q --locked --workspace --example convert >&2 || return 1
     echo target/debug/examples/convert
   fi
 }
