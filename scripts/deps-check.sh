@@ -84,7 +84,7 @@ case "${1:-}" in
     closure=$(run_closure)
     paths=()
     for command in ffmpeg xdg-open xdg-mime; do
-      paths+=("$(command -v "$command")") || report "$command is not installed here"
+      if path=$(command -v "$command"); then paths+=("$path"); else report "$command is not installed here"; fi
     done
     check_owned "${paths[@]}"
     ;;

@@ -38,8 +38,9 @@ scripts/vulkan-headers.sh
 # client) and pytest; for the voice-activity model, onnx, safetensors and numpy
 # (scripts/vad_convert.py) and onnxruntime (the reference our Silero VAD is
 # tested against). Pinned; reinstalled when this list changes.
+. scripts/model-cache.sh
 python_tools=("schemathesis==4.32.5" "mcp==2.3.0" "a2a-sdk[http-server]==0.3.26" "httpx-sse==0.4.3" "pytest==9.2.0"
-  "numpy==2.4.6" "onnx==1.20.1" "safetensors==0.8.0" "onnxruntime==1.32.0")
+  "${vad_tools[@]}" "onnxruntime==1.32.0")
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if [ "$(cat .venv/.tools 2>/dev/null)" != "${python_tools[*]}" ]; then
   .venv/bin/pip install -q --disable-pip-version-check "${python_tools[@]}"
