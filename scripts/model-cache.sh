@@ -23,7 +23,3 @@ converter() {
     echo target/debug/examples/convert
   fi
 }
-
-# What scripts/vad_convert.py reads ONNX with (pinned; scripts/install.sh puts
-# them in .venv, scripts/setup.sh with the test tools).
-vad_tools=("numpy==2.4.6" "onnx==1.20.1" "safetensors==0.8.0")

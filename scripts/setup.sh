@@ -38,7 +38,6 @@ scripts/vulkan-headers.sh
 # client) and pytest; for the voice-activity model, onnx, safetensors and numpy
 # (scripts/vad_convert.py) and onnxruntime (the reference our Silero VAD is
 # tested against). Pinned; reinstalled when this list changes.
-. scripts/model-cache.sh
 python_tools=("schemathesis==4.32.5" "mcp==2.3.0" "a2a-sdk[http-server]==0.3.26" "httpx-sse==0.4.3" "pytest==9.2.0"
   "${vad_tools[@]}" "onnxruntime==1.32.0")
 [ -x .venv/bin/python ] || python3 -m venv .venv
