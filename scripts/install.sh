@@ -61,8 +61,8 @@ npm --prefix ui run build >/dev/null
 build() {
   local packages=()
   for package in "$@"; do packages+=(-p "$package"); done
-  "${priority[@]}" cargo build --profile local --locked --no-default-features "${features[@]}" "${packages[@]}" \
-    --bins "${examples[@]}"
+  "${priority[@]}" cargo build --profile local --locked --no-default-features ${features[@]+"${features[@]}"} "${packages[@]}" \
+    --bins ${examples[@]+"${examples[@]}"}
 }
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
@@ -116,7 +116,7 @@ fi
 
 step "the notes model's program and the agents' gateway (recorder-llm, recorder-gateway)"
 [ -z "$opened" ] || echo "install: built at low priority while the app runs; nothing uses them until a notes model is added or an agent connects"
-priority=(nice -n 15) examples=()
+priority=(nice -n 15) examples=() features=()
 build recorder-llm-worker recorder-gateway
 lay_out "$built" "$prefix" recorder-llm recorder-gateway
 echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
