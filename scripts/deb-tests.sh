@@ -44,6 +44,7 @@ check "dpkg -i installs it" $sudo dpkg -i "$deb"
 for program in recorder recorder-gateway recorder-desktop; do
   check "$program --version runs from /usr/bin" "/usr/bin/$program" --version
 done
+check "the packaged recorder transcribes on Vulkan GPUs (libvulkan linked)" sh -c 'ldd /usr/bin/recorder | grep -q "libvulkan\.so"'
 check "the binaries are stripped" sh -c '! file /usr/bin/recorder /usr/bin/recorder-desktop /usr/bin/recorder-llm | grep -q "not stripped"'
 check "recorder-llm (the notes model inside) runs from /usr/bin" /usr/bin/recorder-llm --version
 # The first command (scripts/install.sh) installs only scripts/deps.sh's

@@ -28,8 +28,10 @@ if [ "${1:-}" = "--quick" ]; then
     --config 'profile.dist.package."llama-cpp-sys-2".opt-level=3')
 fi
 npm --prefix ui run build >/dev/null
+# recorder-stt is named for its `vulkan` feature: the package transcribes on
+# a GPU where there is one.
 cargo build --locked --profile dist "${quick[@]}" -p recorder-cli -p recorder-gateway -p recorder-desktop \
-  -p recorder-llm-worker
+  -p recorder-llm-worker -p recorder-stt --features recorder-stt/vulkan --bins
 bin=target/dist
 root=target/debian/recorder_${version}_${arch}
 rm -rf "$root" && mkdir -p "$root/DEBIAN"

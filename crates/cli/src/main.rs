@@ -38,6 +38,11 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    // Before any thread: fewer allocator arenas, less memory held while
+    // recording (recorder_sandbox::allocator). A cap the person set is kept.
+    if recorder_settings::Environment::from_process().malloc_arena_max.is_none() {
+        recorder_sandbox::allocator::limit_arenas();
+    }
     let cli = Cli::parse();
     if let commands::Command::WriteDocs { dir } = &cli.command {
         let command = <Cli as clap::CommandFactory>::command();

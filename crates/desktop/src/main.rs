@@ -49,9 +49,15 @@ fn main() -> ExitCode {
     // visuals: that maps Mesa (with LLVM on software rendering), about 50 MB,
     // into an app that mostly sits in the tray. The window's web view renders
     // in WebKit's own process either way. A GDK_GL the person set is kept.
+    let environment = recorder_settings::Environment::from_process();
     #[cfg(target_os = "linux")]
-    if recorder_settings::Environment::from_process().gdk_gl.is_none() {
+    if environment.gdk_gl.is_none() {
         std::env::set_var("GDK_GL", "disable");
+    }
+    // Fewer allocator arenas, less memory held while recording
+    // (recorder_sandbox::allocator). A cap the person set is kept.
+    if environment.malloc_arena_max.is_none() {
+        recorder_sandbox::allocator::limit_arenas();
     }
     let options = Options::parse();
     if let Some(dir) = &options.write_docs {

@@ -23,6 +23,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+pub mod allocator;
 #[cfg(target_os = "linux")]
 mod linux;
 

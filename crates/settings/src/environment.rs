@@ -59,6 +59,10 @@ pub struct Environment {
     /// `GDK_GL`: GTK's OpenGL switch; the desktop app sets `disable` when
     /// the person has not chosen (see crates/desktop/src/main.rs).
     pub gdk_gl: Option<String>,
+    /// `MALLOC_ARENA_MAX`: glibc's arena cap; where the person set it, the
+    /// service and the app leave their own cap unset
+    /// (recorder_sandbox::allocator).
+    pub malloc_arena_max: Option<String>,
 }
 
 impl Environment {
@@ -88,6 +92,7 @@ impl Environment {
             ask_floor: text("RECORDER_ASK_FLOOR"),
             opener: path("RECORDER_OPENER"),
             gdk_gl: text("GDK_GL"),
+            malloc_arena_max: text("MALLOC_ARENA_MAX"),
         }
     }
 
