@@ -4,9 +4,9 @@
 //! an arena of its own, up to eight per core, and memory freed into one stays
 //! mapped there for that arena's threads. A recording runs whisper's threads,
 //! the speaker models' workers, the audio chain and tokio's: on a 4-minute call
-//! with the live speaker workers the service's peak RSS was 652 MiB with
-//! glibc's default and 493 MiB with two arenas, as fast
-//! (bench/results/live-2026-12-07-memory.md).
+//! with the live speaker workers the service's peak RSS was 652 MiB on base
+//! and 475 MiB on tiny.en with glibc's default, 495 and 316 MiB with two
+//! arenas, as fast (bench/results/live-2026-12-07-memory.md).
 
 /// Caps the allocator at one arena per core, at least two: what a process
 /// that mostly runs one heavy job at a time needs. Call it first thing in
