@@ -53,7 +53,7 @@ check "the first command's packages bring every library the programs load" \
   scripts/deps-check.sh libraries /usr/bin/recorder /usr/bin/recorder-gateway /usr/bin/recorder-desktop /usr/bin/recorder-llm
 check "the first command's packages bring the programs the app runs" scripts/deps-check.sh commands
 check "the first command installs no test tool" scripts/deps-check.sh no-tests
-check "the test command installed the rest" bash -c '. scripts/deps.sh; [ -z "$(missing_packages "${run_deps[@]}" "${gpu_deps[@]}" "${test_deps[@]}")" ]'
+check "the test command installed the rest" bash -c '. scripts/deps.sh; [ -z "$(missing_packages "${all_deps[@]}")" ]'
 
 /usr/bin/recorder serve --data-dir "$work/data" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!

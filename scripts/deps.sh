@@ -82,6 +82,9 @@ test_deps=(
   "file /usr/share/vulkan/icd.d/lvp_icd.*.json mesa-vulkan-drivers"
 )
 
+# What the test command (scripts/setup.sh) installs: all three lists.
+all_deps=("${run_deps[@]}" "${gpu_deps[@]}" "${test_deps[@]}")
+
 # The Python packages scripts/vad_convert.py reads the voice-activity model's
 # ONNX with (pinned): scripts/install.sh puts them in .venv, scripts/setup.sh
 # with the test tools.

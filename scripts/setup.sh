@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 # tests need (both lists in scripts/deps.sh).
 . scripts/deps.sh
 need_apt=()
-while read -r package; do need_apt+=("$package"); done < <(missing_packages "${run_deps[@]}" "${gpu_deps[@]}" "${test_deps[@]}")
+while read -r package; do need_apt+=("$package"); done < <(missing_packages "${all_deps[@]}")
 install_packages "${need_apt[@]}" || { echo "setup: install those packages first" >&2; exit 1; }
 
 if ! command -v cargo >/dev/null 2>&1; then
