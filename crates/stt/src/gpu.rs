@@ -157,7 +157,9 @@ pub fn backend_for(device: Device) -> Backend {
     if device == Device::Cpu {
         return Backend::Cpu { reason: "transcription.device is cpu".into() };
     }
-    if !cfg!(target_os = "linux") {
+    // Built without Vulkan (scripts/install.sh on a machine without a GPU):
+    // nothing to look for, and no helper started to find nothing.
+    if !cfg!(all(target_os = "linux", feature = "vulkan")) {
         return Backend::Cpu { reason: "this build has no GPU support".into() };
     }
     let search = search();
